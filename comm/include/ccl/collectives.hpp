@@ -1,0 +1,291 @@
+// The ten CCL collectives and the vector forms, typed over any trivially copyable element, with
+// blocking and nonblocking (i...) forms. Buffers are contiguous ranges (std::span, std::vector,
+// arrays); blocks of the block-wise collectives are laid out in group-rank order.
+//
+// Buffer rules (checked on every call; a violation throws ccl::Error, on every member in develop
+// mode):
+//   bcast(buf, root)              buf has the same length everywhere.
+//   reduce(send, recv, op, root)  recv has send's length at the root; ignored elsewhere.
+//   combine / prefix(send, recv, op)   recv has send's length.
+//   scatter(send, recv, root)     root's send holds size()*recv.size() elements.
+//   gather(send, recv, root)      root's recv holds size()*send.size() elements.
+//   concat(send, recv)            recv holds size()*send.size() elements.
+//   index(send, recv)             both hold size()*n elements; block j of send goes to member j.
+//   shift(send, recv, d)          member r's send arrives in the recv of member (r + d) mod size().
+//   v-forms take counts[i] = elements of member i's block, the same on every member; blocks are
+//   packed in rank order. indexv takes the counts sent to and received from each member.
+// In place: send and recv may be the same memory for reduce (root), combine, prefix, shift and
+// index (and indexv with equal counts); for concat, gather (root) and scatter (root) the small
+// buffer may be the member's own block inside the large one. Any other overlap is an error.
+// Reductions keep rank order for non-commutative operators; every member of a combine gets the
+// same bits.
+#pragma once
+
+#include <cstddef>
+#include <ranges>
+#include <span>
+#include <type_traits>
+#include <vector>
+
+#include "ccl/call.hpp"
+#include "ccl/error.hpp"
+#include "ccl/group.hpp"
+#include "ccl/reduce_op.hpp"
+#include "ccl/request.hpp"
+
+namespace ccl {
+
+template <class R>
+concept ReadBuffer = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
+                     std::is_trivially_copyable_v<std::ranges::range_value_t<R>>;
+template <class R>
+concept WriteBuffer =
+    ReadBuffer<R> && !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
+template <class R>
+concept CountList = std::ranges::input_range<R> && std::is_integral_v<std::ranges::range_value_t<R>>;
+
+namespace detail {
+
+template <class R>
+using elem_t = std::remove_cv_t<std::ranges::range_value_t<R>>;
+
+template <class S, class R>
+void require_same_element() {
+  static_assert(std::is_same_v<elem_t<S>, elem_t<R>>, "send and recv element types differ");
+}
+
+template <class R>
+void set_send(Call& c, const R& r) {
+  c.send = reinterpret_cast<const std::byte*>(std::ranges::data(r));
+  c.send_elems = std::ranges::size(r);
+}
+template <class R>
+void set_recv(Call& c, R&& r) {
+  c.recv = reinterpret_cast<std::byte*>(std::ranges::data(r));
+  c.recv_elems = std::ranges::size(r);
+}
+template <class C>
+std::vector<std::size_t> to_counts(const C& counts) {
+  std::vector<std::size_t> out;
+  for (auto v : counts) {
+    if (v < 0) throw Error("ccl: negative count in counts list");
+    out.push_back(static_cast<std::size_t>(v));
+  }
+  return out;
+}
+template <class T>
+Call make_call(CollKind kind) {
+  Call c;
+  c.kind = kind;
+  c.elem = sizeof(T);
+  return c;
+}
+
+}  // namespace detail
+
+// ---- nonblocking forms ----
+
+template <WriteBuffer B>
+Request ibcast(const Group& g, B&& buf, int root) {
+  auto c = detail::make_call<detail::elem_t<B>>(CollKind::bcast);
+  detail::set_recv(c, buf);
+  c.send = c.recv;
+  c.send_elems = c.recv_elems;
+  c.root = root;
+  return detail::start(g, std::move(c));
+}
+
+template <ReadBuffer S, WriteBuffer R, class Op>
+Request ireduce(const Group& g, const S& send, R&& recv, Op op, int root) {
+  detail::require_same_element<S, R>();
+  using T = detail::elem_t<S>;
+  auto c = detail::make_call<T>(CollKind::reduce);
+  detail::set_send(c, send);
+  detail::set_recv(c, recv);
+  c.root = root;
+  c.kernel = make_kernel<T>(std::move(op));
+  return detail::start(g, std::move(c));
+}
+
+template <ReadBuffer S, WriteBuffer R, class Op>
+Request icombine(const Group& g, const S& send, R&& recv, Op op) {
+  detail::require_same_element<S, R>();
+  using T = detail::elem_t<S>;
+  auto c = detail::make_call<T>(CollKind::combine);
+  detail::set_send(c, send);
+  detail::set_recv(c, recv);
+  c.kernel = make_kernel<T>(std::move(op));
+  return detail::start(g, std::move(c));
+}
+
+template <ReadBuffer S, WriteBuffer R, class Op>
+Request iprefix(const Group& g, const S& send, R&& recv, Op op) {
+  detail::require_same_element<S, R>();
+  using T = detail::elem_t<S>;
+  auto c = detail::make_call<T>(CollKind::prefix);
+  detail::set_send(c, send);
+  detail::set_recv(c, recv);
+  c.kernel = make_kernel<T>(std::move(op));
+  return detail::start(g, std::move(c));
+}
+
+template <ReadBuffer S, WriteBuffer R>
+Request iscatter(const Group& g, const S& send, R&& recv, int root) {
+  detail::require_same_element<S, R>();
+  auto c = detail::make_call<detail::elem_t<S>>(CollKind::scatter);
+  detail::set_send(c, send);
+  detail::set_recv(c, recv);
+  c.root = root;
+  return detail::start(g, std::move(c));
+}
+
+template <ReadBuffer S, WriteBuffer R>
+Request igather(const Group& g, const S& send, R&& recv, int root) {
+  detail::require_same_element<S, R>();
+  auto c = detail::make_call<detail::elem_t<S>>(CollKind::gather);
+  detail::set_send(c, send);
+  detail::set_recv(c, recv);
+  c.root = root;
+  return detail::start(g, std::move(c));
+}
+
+template <ReadBuffer S, WriteBuffer R>
+Request iconcat(const Group& g, const S& send, R&& recv) {
+  detail::require_same_element<S, R>();
+  auto c = detail::make_call<detail::elem_t<S>>(CollKind::concat);
+  detail::set_send(c, send);
+  detail::set_recv(c, recv);
+  return detail::start(g, std::move(c));
+}
+
+template <ReadBuffer S, WriteBuffer R>
+Request iindex(const Group& g, const S& send, R&& recv) {
+  detail::require_same_element<S, R>();
+  auto c = detail::make_call<detail::elem_t<S>>(CollKind::index);
+  detail::set_send(c, send);
+  detail::set_recv(c, recv);
+  return detail::start(g, std::move(c));
+}
+
+template <ReadBuffer S, WriteBuffer R>
+Request ishift(const Group& g, const S& send, R&& recv, int distance) {
+  detail::require_same_element<S, R>();
+  auto c = detail::make_call<detail::elem_t<S>>(CollKind::shift);
+  detail::set_send(c, send);
+  detail::set_recv(c, recv);
+  c.distance = distance;
+  return detail::start(g, std::move(c));
+}
+
+inline Request isync(const Group& g) { return detail::start(g, detail::make_call<char>(CollKind::sync)); }
+
+template <ReadBuffer S, WriteBuffer R, CountList C>
+Request iconcatv(const Group& g, const S& send, R&& recv, const C& counts) {
+  detail::require_same_element<S, R>();
+  auto c = detail::make_call<detail::elem_t<S>>(CollKind::concatv);
+  detail::set_send(c, send);
+  detail::set_recv(c, recv);
+  c.counts = detail::to_counts(counts);
+  return detail::start(g, std::move(c));
+}
+
+template <ReadBuffer S, WriteBuffer R, CountList C>
+Request igatherv(const Group& g, const S& send, R&& recv, const C& counts, int root) {
+  detail::require_same_element<S, R>();
+  auto c = detail::make_call<detail::elem_t<S>>(CollKind::gatherv);
+  detail::set_send(c, send);
+  detail::set_recv(c, recv);
+  c.counts = detail::to_counts(counts);
+  c.root = root;
+  return detail::start(g, std::move(c));
+}
+
+template <ReadBuffer S, WriteBuffer R, CountList C>
+Request iscatterv(const Group& g, const S& send, R&& recv, const C& counts, int root) {
+  detail::require_same_element<S, R>();
+  auto c = detail::make_call<detail::elem_t<S>>(CollKind::scatterv);
+  detail::set_send(c, send);
+  detail::set_recv(c, recv);
+  c.counts = detail::to_counts(counts);
+  c.root = root;
+  return detail::start(g, std::move(c));
+}
+
+template <ReadBuffer S, CountList SC, WriteBuffer R, CountList RC>
+Request iindexv(const Group& g, const S& send, const SC& send_counts, R&& recv,
+                const RC& recv_counts) {
+  detail::require_same_element<S, R>();
+  auto c = detail::make_call<detail::elem_t<S>>(CollKind::indexv);
+  detail::set_send(c, send);
+  detail::set_recv(c, recv);
+  c.counts = detail::to_counts(send_counts);
+  c.recv_counts = detail::to_counts(recv_counts);
+  return detail::start(g, std::move(c));
+}
+
+// ---- blocking forms: start, then wait ----
+
+template <WriteBuffer B>
+void bcast(const Group& g, B&& buf, int root) {
+  ibcast(g, buf, root).wait();
+}
+template <ReadBuffer S, WriteBuffer R, class Op>
+void reduce(const Group& g, const S& send, R&& recv, Op op, int root) {
+  ireduce(g, send, recv, std::move(op), root).wait();
+}
+template <ReadBuffer S, WriteBuffer R, class Op>
+void combine(const Group& g, const S& send, R&& recv, Op op) {
+  icombine(g, send, recv, std::move(op)).wait();
+}
+template <ReadBuffer S, WriteBuffer R, class Op>
+void prefix(const Group& g, const S& send, R&& recv, Op op) {
+  iprefix(g, send, recv, std::move(op)).wait();
+}
+template <ReadBuffer S, WriteBuffer R>
+void scatter(const Group& g, const S& send, R&& recv, int root) {
+  iscatter(g, send, recv, root).wait();
+}
+template <ReadBuffer S, WriteBuffer R>
+void gather(const Group& g, const S& send, R&& recv, int root) {
+  igather(g, send, recv, root).wait();
+}
+template <ReadBuffer S, WriteBuffer R>
+void concat(const Group& g, const S& send, R&& recv) {
+  iconcat(g, send, recv).wait();
+}
+template <ReadBuffer S, WriteBuffer R>
+void index(const Group& g, const S& send, R&& recv) {
+  iindex(g, send, recv).wait();
+}
+template <ReadBuffer S, WriteBuffer R>
+void shift(const Group& g, const S& send, R&& recv, int distance) {
+  ishift(g, send, recv, distance).wait();
+}
+inline void sync(const Group& g) { isync(g).wait(); }
+template <ReadBuffer S, WriteBuffer R, CountList C>
+void concatv(const Group& g, const S& send, R&& recv, const C& counts) {
+  iconcatv(g, send, recv, counts).wait();
+}
+template <ReadBuffer S, WriteBuffer R, CountList C>
+void gatherv(const Group& g, const S& send, R&& recv, const C& counts, int root) {
+  igatherv(g, send, recv, counts, root).wait();
+}
+template <ReadBuffer S, WriteBuffer R, CountList C>
+void scatterv(const Group& g, const S& send, R&& recv, const C& counts, int root) {
+  iscatterv(g, send, recv, counts, root).wait();
+}
+template <ReadBuffer S, CountList SC, WriteBuffer R, CountList RC>
+void indexv(const Group& g, const S& send, const SC& send_counts, R&& recv, const RC& recv_counts) {
+  iindexv(g, send, send_counts, recv, recv_counts).wait();
+}
+
+// Reduce one value over the group and return the result on every member.
+template <class T, class Op>
+  requires std::is_trivially_copyable_v<T> && (!ReadBuffer<T>)
+T combine_value(const Group& g, const T& value, Op op) {
+  T out{};
+  combine(g, std::span<const T>(&value, 1), std::span<T>(&out, 1), std::move(op));
+  return out;
+}
+
+}  // namespace ccl

@@ -1,0 +1,79 @@
+// A schedule is one member's plan for one collective (the LibNBC idea): rounds of steps over
+// buffer slices. Within a round the local steps (copy, reduce) run first, in order, then every
+// send and receive of the round is posted; the round ends when all of them completed. A step that
+// needs data received in a round therefore goes in a later round, and the builder starts a new
+// round by itself when a local step follows a transfer, or a transfer touches bytes another
+// transfer of the round receives into or sends from.
+//
+// Slices name a buffer (the caller's send or recv buffer, or the schedule's scratch) and a byte
+// range, so one schedule serves every call of the same shape, on MPI or on the simulator.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace ccl {
+
+enum class Buffer : std::uint8_t { send, recv, scratch };
+
+struct Slice {
+  Buffer buffer = Buffer::send;
+  std::size_t offset = 0;
+  std::size_t bytes = 0;
+  Slice sub(std::size_t off, std::size_t len) const { return {buffer, offset + off, len}; }
+  friend bool operator==(const Slice&, const Slice&) = default;
+};
+
+enum class StepKind : std::uint8_t { send, recv, copy, reduce };
+
+struct Step {
+  StepKind kind;
+  int peer = -1;               // group rank, for send and recv
+  bool incoming_left = false;  // reduce: dst = src op dst when true, else dst = dst op src
+  Slice src;                   // send, copy, reduce (the incoming operand)
+  Slice dst;                   // recv, copy, reduce (the accumulator, also the result)
+};
+
+struct Schedule {
+  std::vector<Step> steps;
+  std::vector<std::uint32_t> round_begin;  // round r is steps [round_begin[r], round_begin[r+1])
+  std::size_t scratch_bytes = 0;
+  std::string algorithm;
+
+  std::size_t rounds() const { return round_begin.empty() ? 0 : round_begin.size() - 1; }
+  std::span<const Step> round(std::size_t r) const {
+    return std::span<const Step>(steps).subspan(round_begin[r], round_begin[r + 1] - round_begin[r]);
+  }
+};
+
+class ScheduleBuilder {
+ public:
+  explicit ScheduleBuilder(std::string algorithm);
+
+  // Transfers of zero bytes are dropped: both sides derive the same sizes from the shape.
+  void send(int peer, Slice s);
+  void recv(int peer, Slice s);
+  // Zero-byte messages that carry only synchronisation (sync).
+  void send_token(int peer);
+  void recv_token(int peer);
+  // Local steps; a copy onto itself is dropped. A local step after a transfer opens a new round.
+  void copy(Slice from, Slice to);
+  void reduce(Slice incoming, Slice acc, bool incoming_left);
+  // Close the current round (no effect when it is empty).
+  void end_round();
+  // Reserve scratch bytes; returns a slice of the scratch buffer.
+  Slice scratch(std::size_t bytes);
+
+  Schedule finish();
+
+ private:
+  void add(const Step& s, bool transfer);
+  bool conflicts_in_round(const Step& s) const;
+  Schedule s_;
+  bool round_has_transfer_ = false;
+};
+
+}  // namespace ccl

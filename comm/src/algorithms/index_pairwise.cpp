@@ -1,0 +1,39 @@
+// Index (alltoall, and indexv) by pairwise exchange.
+//
+// Cost for n members, blocks of b bytes: C1 = n−1 steps, C2 = (n−1)·b bytes, C3 = n·(n−1)·b;
+// the radix-n end of the CCL paper's radix trade-off (every block travels once, directly).
+//
+// In step k = 1 .. n−1 member i sends its block for i + k and receives the block of i − k, so
+// each step is a permutation and no member is sent to twice at once:
+//
+//   n = 4:  step 1: 0→1 1→2 2→3 3→0    step 2: 0→2 1→3 2→0 3→1    step 3: 0→3 1→0 2→1 3→2
+//
+// In place (send and recv the same memory) the send buffer is first copied to scratch.
+#include "builders.hpp"
+
+namespace ccl::algorithms {
+
+Schedule index_pairwise(const Shape& s) {
+  ScheduleBuilder b("pairwise");
+  const int n = s.size;
+  const int r = s.rank;
+  const BlockLayout out(s);        // what this member sends to each member
+  const BlockLayout in(s, true);   // what it receives from each member
+  Slice src{Buffer::send, 0, out.total()};
+  if (s.in_place) {
+    const Slice copy = b.scratch(out.total());
+    b.copy(src, copy);
+    src = copy;
+  }
+  b.copy(src.sub(out.offset(r), out.bytes(r)), Slice{Buffer::recv, in.offset(r), in.bytes(r)});
+  for (int k = 1; k < n; ++k) {
+    const int to = mod(r + k, n);
+    const int from = mod(r - k, n);
+    b.send(to, src.sub(out.offset(to), out.bytes(to)));
+    b.recv(from, Slice{Buffer::recv, in.offset(from), in.bytes(from)});
+    b.end_round();
+  }
+  return b.finish();
+}
+
+}  // namespace ccl::algorithms

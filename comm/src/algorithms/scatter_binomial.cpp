@@ -1,0 +1,69 @@
+// Scatter (and scatterv) along a binomial tree rooted at `root`.
+//
+// Cost for n members, blocks of b bytes (m = n·b at the root): C1 = ceil(log2 n) steps,
+// C2 = (n−1)·b bytes leaving the root, C3 = b·(sum over members of their depth) ≈ (m log2 n)/2.
+//
+// Relative ranks v = (rank − root) mod n; member v owns the blocks of its subtree
+// [v, v + min(lowbit(v), n − v)) in relative order. It receives them from its parent in one
+// message and passes each child's part on, largest subtree first:
+//
+//   n = 6:   step 0:  0 ──[4,5]──► 4
+//            step 1:  0 ──[2,3]──► 2        4 ──[5]──► 5
+//            step 2:  0 ──[1]────► 1        2 ──[3]──► 3
+//
+// The root reorders its buffer into relative order first when root ≠ 0 (one copy of m bytes).
+// Block sizes may differ per member (scatterv): every member knows all counts.
+#include <vector>
+
+#include "builders.hpp"
+
+namespace ccl::algorithms {
+
+Schedule scatter_binomial(const Shape& s) {
+  ScheduleBuilder b("binomial");
+  const int n = s.size;
+  const int v = mod(s.rank - s.root, n);
+  const BlockLayout abs(s);
+  // Byte offsets of relative blocks: rel[j] = bytes of relative blocks [0, j).
+  std::vector<std::size_t> rel(static_cast<std::size_t>(n) + 1, 0);
+  for (int j = 0; j < n; ++j) rel[j + 1] = rel[j] + abs.bytes(mod(j + s.root, n));
+  auto rel_bytes = [&](int first, int len) { return rel[first + len] - rel[first]; };
+  const Slice mine{Buffer::recv, 0, abs.bytes(s.rank)};
+
+  const int subtree = v == 0 ? n : std::min(lowest_bit(v), n - v);
+  Slice held;  // relative blocks [v, v + subtree)
+  if (v == 0) {
+    if (s.root == 0) {
+      held = Slice{Buffer::send, 0, abs.total()};
+    } else {
+      held = b.scratch(abs.total());
+      b.copy(Slice{Buffer::send, abs.offset(s.root), abs.total() - abs.offset(s.root)},
+             held.sub(0, abs.total() - abs.offset(s.root)));
+      b.copy(Slice{Buffer::send, 0, abs.offset(s.root)},
+             held.sub(abs.total() - abs.offset(s.root), abs.offset(s.root)));
+    }
+  } else {
+    const int parent = mod(v - lowest_bit(v) + s.root, n);
+    if (subtree == 1) {
+      b.recv(parent, mine);
+      return b.finish();
+    }
+    held = b.scratch(rel_bytes(v, subtree));
+    b.recv(parent, held);
+    b.end_round();
+  }
+
+  int mask = 1;
+  while (mask < subtree) mask <<= 1;
+  for (mask >>= 1; mask > 0; mask >>= 1) {
+    const int child = v + mask;
+    if (child >= n) continue;
+    const int len = std::min(mask, n - child);
+    b.send(mod(child + s.root, n), held.sub(rel[child] - rel[v], rel_bytes(child, len)));
+  }
+  b.end_round();
+  b.copy(held.sub(0, abs.bytes(s.rank)), mine);
+  return b.finish();
+}
+
+}  // namespace ccl::algorithms

@@ -1,0 +1,23 @@
+// Sync (barrier) by dissemination (Hensgen, Finkel and Manber).
+//
+// Cost for n members: C1 = ceil(log2 n) steps of zero-byte messages, C2 = C3 = 0 bytes.
+//
+// In step j member i signals i + 2^j and waits for i − 2^j; after ceil(log2 n) steps every
+// member has heard, directly or not, from every other:
+//
+//   n = 5:  j=0: i→i+1   j=1: i→i+2   j=2: i→i+4     (mod 5)
+#include "builders.hpp"
+
+namespace ccl::algorithms {
+
+Schedule sync_dissemination(const Shape& s) {
+  ScheduleBuilder b("dissemination");
+  for (int dist = 1; dist < s.size; dist <<= 1) {
+    b.send_token(mod(s.rank + dist, s.size));
+    b.recv_token(mod(s.rank - dist, s.size));
+    b.end_round();
+  }
+  return b.finish();
+}
+
+}  // namespace ccl::algorithms

@@ -1,0 +1,34 @@
+// Checks of one member's own call (buffer lengths, root, counts lists, aliasing) and the
+// translation of a call into the shape its schedule is built for.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "ccl/call.hpp"
+#include "ccl/shape.hpp"
+
+namespace ccl::detail {
+
+enum class ProblemCode : std::uint32_t {
+  none, bad_root, counts_length, recv_counts_length, send_length, recv_length, own_count,
+  aliasing, no_operator, indivisible,
+};
+
+struct Problem {
+  ProblemCode code = ProblemCode::none;
+  std::int64_t got = 0;
+  std::int64_t expected = 0;
+};
+
+// "recv buffer holds 3 elements, needs 12" and the like.
+std::string describe(const Problem& p);
+
+// The first problem with this member's call, if any; sets in_place when send and recv are
+// legitimately the same memory.
+std::optional<Problem> check_call(const Call& c, int size, int rank, bool& in_place);
+
+Shape shape_of(const Call& c, int size, int rank, bool in_place);
+
+}  // namespace ccl::detail

@@ -1,0 +1,31 @@
+// Progress engine: every outstanding collective of a process (or of a whole simulated world).
+// Waiting on one request progresses all of them, so overlapping collectives on overlapping groups
+// complete whatever order their requests are waited in. On the simulator a sweep in which nothing
+// moves means the members can never finish: a deadlock, reported as an error instead of a hang.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "operation.hpp"
+
+namespace ccl::detail {
+
+class Engine {
+ public:
+  explicit Engine(bool stall_is_deadlock) : stall_is_deadlock_(stall_is_deadlock) {}
+
+  void add(std::shared_ptr<Operation> op);
+  bool test(Operation& op);
+  void wait(Operation& op);
+  std::size_t outstanding() const { return active_.size(); }
+
+ private:
+  Progress progress_all();
+  void fail_all_stalled();
+
+  bool stall_is_deadlock_;
+  std::vector<std::shared_ptr<Operation>> active_;
+};
+
+}  // namespace ccl::detail

@@ -1,0 +1,78 @@
+// Group accessors, PGID text, the schedule cache, operator fingerprints and the process mode.
+#include "ccl/group.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "ccl/algorithm.hpp"
+#include "ccl/error.hpp"
+#include "ccl/mode.hpp"
+#include "ccl/reduce_op.hpp"
+#include "group_state.hpp"
+
+namespace ccl {
+
+detail::GroupState& Group::state() const {
+  if (!state_) throw Error("ccl: use of an empty Group handle");
+  return *state_;
+}
+int Group::size() const { return static_cast<int>(state().members.size()); }
+int Group::rank() const { return state().rank; }
+std::span<const int> Group::members() const { return state().members; }
+int Group::world_rank_of(int member) const {
+  if (member < 0 || member >= size()) {
+    throw Error("ccl: group '" + label() + "' has no member " + std::to_string(member));
+  }
+  return state().members[static_cast<std::size_t>(member)];
+}
+int Group::rank_of_world(int world_rank) const {
+  const auto& m = state().members;
+  auto it = std::find(m.begin(), m.end(), world_rank);
+  return it == m.end() ? -1 : static_cast<int>(it - m.begin());
+}
+const std::string& Group::label() const { return state().label; }
+const Pgid& Group::pgid() const { return state().pgid; }
+
+std::string Pgid::str() const {
+  std::string s = std::to_string(leader) + "." + std::to_string(serial);
+  if (list_hash != 0) s += "/explicit";
+  return s;
+}
+
+namespace detail {
+
+std::uint64_t fingerprint(std::string_view text) {
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ULL;
+  return h;
+}
+
+std::shared_ptr<const Schedule> ScheduleCache::get(const Shape& shape) {
+  auto it = map_.find(shape);
+  if (it != map_.end()) return it->second;
+  if (map_.size() >= kCapacity) map_.clear();
+  auto s = std::make_shared<const Schedule>(build_schedule(shape));
+  map_.emplace(shape, s);
+  return s;
+}
+
+}  // namespace detail
+
+namespace {
+Mode initial_mode() {
+  const char* e = std::getenv("CCL_MODE");
+  if (e == nullptr || std::string(e) == "run" || std::string(e).empty()) return Mode::run;
+  if (std::string(e) == "develop") return Mode::develop;
+  throw Error("ccl: CCL_MODE must be 'develop' or 'run', not '" + std::string(e) + "'");
+}
+Mode& mode_ref() {
+  static Mode m = initial_mode();
+  return m;
+}
+}  // namespace
+
+Mode mode() { return mode_ref(); }
+void set_mode(Mode m) { mode_ref() = m; }
+
+}  // namespace ccl

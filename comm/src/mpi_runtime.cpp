@@ -1,0 +1,133 @@
+// ccl over MPI: the process state created by ccl::Environment, the world group, and group
+// formation (explicit lists and partitions), each group with its own communicator.
+#include <mpi.h>
+
+#include <memory>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "ccl/collectives.hpp"
+#include "ccl/environment.hpp"
+#include "ccl/error.hpp"
+#include "ccl/group.hpp"
+#include "engine.hpp"
+#include "group_state.hpp"
+#include "mpi_channel.hpp"
+#include "partition.hpp"
+
+namespace ccl {
+
+namespace {
+
+struct MpiRuntime {
+  detail::Process process;
+  detail::Engine engine{false};
+  MPI_Comm control = MPI_COMM_NULL;  // private duplicate used only to create group communicators
+  int world_size = 0;
+  Group world;
+};
+
+MpiRuntime* runtime_ptr = nullptr;
+
+MpiRuntime& runtime() {
+  if (runtime_ptr == nullptr) {
+    throw Error("ccl: no ccl::Environment - create one at the start of main, on every process");
+  }
+  return *runtime_ptr;
+}
+
+Group make_group(MpiRuntime& rt, detail::NewGroup g, std::string label, MPI_Comm comm) {
+  auto st = std::make_shared<detail::GroupState>();
+  st->process = &rt.process;
+  st->members = std::move(g.members);
+  st->rank = g.rank;
+  st->label = std::move(label);
+  st->pgid = g.pgid;
+  st->channel = std::make_unique<detail::MpiChannel>(comm);
+  return Group(std::move(st));
+}
+
+// A communicator over exactly the given world ranks, in that order; collective over them only.
+MPI_Comm communicator_for(MpiRuntime& rt, const std::vector<int>& members, std::uint64_t serial) {
+  MPI_Group all, sub;
+  MPI_Comm_group(rt.control, &all);
+  MPI_Group_incl(all, static_cast<int>(members.size()), members.data(), &sub);
+  MPI_Comm comm = MPI_COMM_NULL;
+  const int rc = MPI_Comm_create_group(rt.control, sub, static_cast<int>(serial % 32768), &comm);
+  MPI_Group_free(&sub);
+  MPI_Group_free(&all);
+  detail::check_mpi(rc, "MPI_Comm_create_group");
+  return comm;
+}
+
+}  // namespace
+
+Environment::Environment(int& argc, char**& argv) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    MPI_Init(&argc, &argv);
+    owns_mpi_ = true;
+  }
+  if (runtime_ptr != nullptr) throw Error("ccl: only one ccl::Environment may exist");
+  auto rt = std::make_unique<MpiRuntime>();
+  MPI_Comm_rank(MPI_COMM_WORLD, &rt->process.world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &rt->world_size);
+  rt->process.engine = &rt->engine;
+  MPI_Comm_dup(MPI_COMM_WORLD, &rt->control);
+  MPI_Comm_set_errhandler(rt->control, MPI_ERRORS_RETURN);
+  MPI_Comm world_comm;
+  MPI_Comm_dup(MPI_COMM_WORLD, &world_comm);
+  detail::NewGroup w;
+  w.members.resize(static_cast<std::size_t>(rt->world_size));
+  std::iota(w.members.begin(), w.members.end(), 0);
+  w.rank = rt->process.world_rank;
+  w.pgid = Pgid{0, 0, 0};  // counters start at 1, so no other group can have this PGID
+  rt->world = make_group(*rt, std::move(w), "world", world_comm);
+  runtime_ptr = rt.release();
+}
+
+Environment::~Environment() {
+  if (runtime_ptr != nullptr) {
+    MPI_Comm_free(&runtime_ptr->control);
+    delete runtime_ptr;
+    runtime_ptr = nullptr;
+  }
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (owns_mpi_ && !finalized) MPI_Finalize();
+}
+
+const Statistics& statistics() { return runtime().process.stats; }
+void reset_statistics() { runtime().process.stats = Statistics{}; }
+
+Group world() { return runtime().world; }
+
+Group group(std::span<const int> world_ranks, std::string label) {
+  MpiRuntime& rt = runtime();
+  detail::NewGroup g = detail::form_explicit(rt.process, world_ranks, rt.world_size);
+  MPI_Comm comm = communicator_for(rt, g.members, g.pgid.serial);
+  return make_group(rt, std::move(g), std::move(label), comm);
+}
+
+Group partition(const Group& parent, int color, int key, std::string label) {
+  MpiRuntime& rt = runtime();
+  detail::GroupState& ps = parent.state();
+  if (dynamic_cast<detail::MpiChannel*>(ps.channel.get()) == nullptr) {
+    throw Error("ccl::partition: group '" + ps.label +
+                "' is a simulator group; use ccl::sim::World::partition");
+  }
+  // The control data CCL exchanges to form the groups, with each member's counter appended:
+  // it is all a member needs to know its new group and that group's PGID.
+  const detail::PartitionEntry mine{color, key, rt.process.group_counter};
+  std::vector<detail::PartitionEntry> all(static_cast<std::size_t>(ps.members.size()));
+  concat(parent, std::span(&mine, 1), all);
+  detail::NewGroup g = detail::derive_partition(all, ps.rank, ps.members);
+  rt.process.group_counter += 1;
+  MPI_Comm comm = communicator_for(rt, g.members, g.pgid.serial);
+  if (label.empty()) label = std::to_string(color);
+  return make_group(rt, std::move(g), std::move(label), comm);
+}
+
+}  // namespace ccl

@@ -1,0 +1,35 @@
+// Group formation logic shared by the MPI and simulator transports: deriving a partition from
+// the gathered (color, key, counter) of every parent member, and numbering explicit groups.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "ccl/pgid.hpp"
+#include "process.hpp"
+
+namespace ccl::detail {
+
+// What each parent member contributes to a partition (gathered with concat).
+struct PartitionEntry {
+  std::int64_t color;
+  std::int64_t key;
+  std::uint64_t counter;  // the member's group counter: the PGID needs the new leader's
+};
+
+struct NewGroup {
+  std::vector<int> members;  // world ranks in new-group order
+  int rank = 0;
+  Pgid pgid;
+};
+
+// The group of parent member `my_parent_rank`: same color, ordered by key then parent rank.
+NewGroup derive_partition(std::span<const PartitionEntry> all, int my_parent_rank,
+                          std::span<const int> parent_world_ranks);
+
+// Check an explicit member list (ranks in [0, world_size), no repeats, containing me) and give
+// the group its PGID. Advances the process's counters.
+NewGroup form_explicit(Process& p, std::span<const int> list, int world_size);
+
+}  // namespace ccl::detail

@@ -1,0 +1,85 @@
+#include "ccl/schedule.hpp"
+
+namespace ccl {
+
+namespace {
+constexpr std::size_t kScratchAlign = 64;  // keeps every scratch slice aligned for any element
+}
+
+ScheduleBuilder::ScheduleBuilder(std::string algorithm) {
+  s_.algorithm = std::move(algorithm);
+  s_.round_begin.push_back(0);
+}
+
+namespace {
+bool overlaps(const Slice& a, const Slice& b) {
+  return a.buffer == b.buffer && a.bytes > 0 && b.bytes > 0 && a.offset < b.offset + b.bytes &&
+         b.offset < a.offset + a.bytes;
+}
+}  // namespace
+
+bool ScheduleBuilder::conflicts_in_round(const Step& st) const {
+  // A send reading what this round receives, or a receive overwriting what it sends, must wait
+  // for the round to finish.
+  for (std::size_t i = s_.round_begin.back(); i < s_.steps.size(); ++i) {
+    const Step& o = s_.steps[i];
+    if (st.kind == StepKind::send && o.kind == StepKind::recv && overlaps(st.src, o.dst)) return true;
+    if (st.kind == StepKind::recv && o.kind == StepKind::send && overlaps(st.dst, o.src)) return true;
+    if (st.kind == StepKind::recv && o.kind == StepKind::recv && overlaps(st.dst, o.dst)) return true;
+  }
+  return false;
+}
+
+void ScheduleBuilder::add(const Step& st, bool transfer) {
+  if (!transfer && round_has_transfer_) end_round();
+  if (transfer && conflicts_in_round(st)) end_round();
+  s_.steps.push_back(st);
+  if (transfer) round_has_transfer_ = true;
+}
+
+void ScheduleBuilder::send(int peer, Slice s) {
+  if (s.bytes == 0) return;
+  add(Step{StepKind::send, peer, false, s, {}}, true);
+}
+
+void ScheduleBuilder::recv(int peer, Slice s) {
+  if (s.bytes == 0) return;
+  add(Step{StepKind::recv, peer, false, {}, s}, true);
+}
+
+void ScheduleBuilder::send_token(int peer) {
+  add(Step{StepKind::send, peer, false, {Buffer::scratch, 0, 0}, {}}, true);
+}
+
+void ScheduleBuilder::recv_token(int peer) {
+  add(Step{StepKind::recv, peer, false, {}, {Buffer::scratch, 0, 0}}, true);
+}
+
+void ScheduleBuilder::copy(Slice from, Slice to) {
+  if (from.bytes == 0 || from == to) return;
+  add(Step{StepKind::copy, -1, false, from, to}, false);
+}
+
+void ScheduleBuilder::reduce(Slice incoming, Slice acc, bool incoming_left) {
+  if (incoming.bytes == 0) return;
+  add(Step{StepKind::reduce, -1, incoming_left, incoming, acc}, false);
+}
+
+void ScheduleBuilder::end_round() {
+  if (s_.steps.size() == s_.round_begin.back()) return;
+  s_.round_begin.push_back(static_cast<std::uint32_t>(s_.steps.size()));
+  round_has_transfer_ = false;
+}
+
+Slice ScheduleBuilder::scratch(std::size_t bytes) {
+  Slice s{Buffer::scratch, s_.scratch_bytes, bytes};
+  s_.scratch_bytes += (bytes + kScratchAlign - 1) / kScratchAlign * kScratchAlign;
+  return s;
+}
+
+Schedule ScheduleBuilder::finish() {
+  end_round();
+  return std::move(s_);
+}
+
+}  // namespace ccl

@@ -1,0 +1,63 @@
+// The simulator's message system: eager, buffered point-to-point between the members of one
+// process, matched by (channel, source, destination, tag) in FIFO order like MPI. A send
+// completes at once (copied into the mailbox or straight into a posted receive).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "channel.hpp"
+
+namespace ccl::sim {
+
+class Network {
+ public:
+  struct PendingRecv {
+    std::byte* data;
+    std::size_t bytes;
+    bool done = false;
+  };
+  using RecvHandle = std::shared_ptr<PendingRecv>;
+
+  void send(std::uint64_t channel, int src, int dst, std::uint64_t tag, const std::byte* data,
+            std::size_t bytes);
+  RecvHandle recv(std::uint64_t channel, int src, int dst, std::uint64_t tag, std::byte* data,
+                  std::size_t bytes);
+
+ private:
+  struct Key {
+    std::uint64_t channel;
+    std::uint64_t tag;
+    int src;
+    int dst;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const noexcept;
+  };
+  struct Queue {
+    std::deque<std::vector<std::byte>> messages;
+    std::deque<RecvHandle> waiting;
+  };
+  std::unordered_map<Key, Queue, KeyHash> queues_;
+};
+
+// A simulated group's transport: the network, the group's channel and this member's rank in it.
+class SimChannel final : public detail::Channel {
+ public:
+  SimChannel(Network& net, std::uint64_t channel, int rank)
+      : net_(net), channel_(channel), rank_(rank) {}
+  std::unique_ptr<detail::Stage> run(std::shared_ptr<const Schedule> schedule,
+                                     const detail::RunContext& ctx) override;
+
+ private:
+  Network& net_;
+  std::uint64_t channel_;
+  int rank_;
+};
+
+}  // namespace ccl::sim

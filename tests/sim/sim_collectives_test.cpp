@@ -1,0 +1,35 @@
+// Every collective on the simulator for P = 1..33, 64, 100, 127, 128, 1000 and 1024, at lengths
+// 0, 1, below and above P, against the references of tests/common.
+#include <gtest/gtest.h>
+
+#include "../common/collective_cases.hpp"
+#include "../common/sim_runner.hpp"
+
+namespace {
+
+class SimCollectives : public ::testing::TestWithParam<int> {};
+
+TEST_P(SimCollectives, AllCollectivesMatchReference) {
+  const int P = GetParam();
+  ccl::sim::World world(P);
+  SimRunner run{world.world_groups()};
+  const std::size_t Pn = static_cast<std::size_t>(P);
+  if (P <= 128) {
+    cases::all(run, {0, 1, Pn > 1 ? Pn - 1 : 0, Pn + 3}, {0, 1, 3});
+  } else {
+    // Large groups: the same checks with lengths that keep P² data in bounds.
+    cases::all(run, {0, 1, Pn - 1, Pn + 3}, {0, 1});
+  }
+}
+
+std::vector<int> sizes() {
+  std::vector<int> s;
+  for (int p = 1; p <= 33; ++p) s.push_back(p);
+  for (int p : {64, 100, 127, 128, 1000, 1024}) s.push_back(p);
+  return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, SimCollectives, ::testing::ValuesIn(sizes()),
+                         [](const auto& info) { return "P" + std::to_string(info.param); });
+
+}  // namespace
