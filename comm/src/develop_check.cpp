@@ -71,7 +71,7 @@ std::optional<std::string> find_disagreement(std::span<const Descriptor> all, co
   auto differs = [&](int r, const std::string& what, const std::string& mine,
                      const std::string& theirs) {
     return head + "rank " + std::to_string(r) + " passed " + what + " " + mine + ", rank 0 passed " +
-           theirs;
+           what + " " + theirs;
   };
   for (int r = 0; r < static_cast<int>(all.size()); ++r) {
     const Descriptor& d = all[static_cast<std::size_t>(r)];

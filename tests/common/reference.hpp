@@ -90,7 +90,7 @@ inline std::vector<std::int64_t> uneven_blocks(const std::vector<std::size_t>& c
 
 // index: the value member `from` sends as element k of its block for member `to`.
 inline std::int64_t index_value(int from, int to, std::size_t k) {
-  return value(from, static_cast<std::size_t>(to) * 1000 + k, 9);
+  return value(from, static_cast<std::size_t>(to) * 1000003 + k, 9);
 }
 
 // What member `me` sends (index with blocks of `count`) and expects to receive.

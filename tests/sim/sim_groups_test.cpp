@@ -1,0 +1,127 @@
+// Groups on the simulator: partitions of large groups (rows and columns of a 2D split, odd
+// sizes), their collectives, and thousands of live groups whose PGIDs agree and never collide.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <numeric>
+#include <set>
+#include <algorithm>
+
+#include "../common/collective_cases.hpp"
+#include "../common/sim_runner.hpp"
+
+namespace {
+
+// Split per-member views into per-group runners (keyed by label).
+std::map<std::string, SimRunner> by_group(const std::vector<ccl::Group>& views) {
+  std::map<std::string, SimRunner> groups;
+  std::map<std::string, std::vector<ccl::Group>> tmp;
+  for (const auto& g : views) tmp[g.label()].push_back(g);
+  for (auto& [label, gs] : tmp) {
+    std::sort(gs.begin(), gs.end(), [](const auto& a, const auto& b) { return a.rank() < b.rank(); });
+    groups[label] = SimRunner{gs};
+  }
+  return groups;
+}
+
+TEST(SimGroups, RowsAndColumnsOfLargeWorlds) {
+  for (int P : {7, 30, 100, 127, 1000}) {
+    ccl::sim::World world(P);
+    const auto w = world.world_groups();
+    const int c = static_cast<int>(std::ceil(std::sqrt(P)));
+    std::vector<int> row_color(static_cast<std::size_t>(P)), col_color(row_color.size()), key(row_color.size());
+    for (int r = 0; r < P; ++r) {
+      row_color[static_cast<std::size_t>(r)] = r / c;
+      col_color[static_cast<std::size_t>(r)] = r % c;
+      key[static_cast<std::size_t>(r)] = r;
+    }
+    const auto rows = world.partition(w, row_color, key);
+    const auto cols = world.partition(w, col_color, key);
+    for (int r = 0; r < P; ++r) {
+      ASSERT_EQ(rows[static_cast<std::size_t>(r)].rank(), r % c);
+      ASSERT_EQ(cols[static_cast<std::size_t>(r)].rank(), r / c);
+      ASSERT_EQ(rows[static_cast<std::size_t>(r)].world_rank_of(r % c), r);
+    }
+    for (auto* views : {&rows, &cols}) {
+      for (auto& [label, run] : by_group(*views)) {
+        cases::combine_matrix(run, 3);
+        cases::concatv(run, 1);
+        cases::scatter(run, 2, run.size() - 1);
+        cases::prefix_matrix(run, 2);
+      }
+    }
+  }
+}
+
+TEST(SimGroups, ThousandsOfLiveGroupsAgreeAndNeverCollide) {
+  const int P = 64;
+  ccl::sim::World world(P);
+  const auto w = world.world_groups();
+  std::vector<std::vector<ccl::Group>> live;  // each: the views of one group, by rank
+  std::set<ccl::Pgid> seen{w[0].pgid()};
+  // Partition `parent` (views by rank) and keep every resulting group, checking that the views
+  // sharing a PGID form exactly one consistent group and that the PGID is new.
+  auto split = [&](const std::vector<ccl::Group>& parent, int salt) {
+    const int n = static_cast<int>(parent.size());
+    std::vector<int> colors(static_cast<std::size_t>(n)), keys(colors.size());
+    for (int r = 0; r < n; ++r) {
+      colors[static_cast<std::size_t>(r)] = (r * 7 + salt) % 5;
+      keys[static_cast<std::size_t>(r)] = (salt % 2 ? 1 : -1) * r;
+    }
+    std::map<ccl::Pgid, std::vector<ccl::Group>> by_pgid;
+    for (const auto& g : world.partition(parent, colors, keys)) by_pgid[g.pgid()].push_back(g);
+    for (auto& [pgid, views] : by_pgid) {
+      EXPECT_TRUE(seen.insert(pgid).second) << "PGID " << pgid.str() << " reused";
+      std::sort(views.begin(), views.end(), [](const auto& a, const auto& b) { return a.rank() < b.rank(); });
+      ASSERT_EQ(static_cast<int>(views.size()), views[0].size()) << "one PGID, several groups";
+      for (int r = 0; r < static_cast<int>(views.size()); ++r) {
+        const auto& v = views[static_cast<std::size_t>(r)];
+        ASSERT_EQ(v.rank(), r);
+        ASSERT_TRUE(std::equal(v.members().begin(), v.members().end(), views[0].members().begin(),
+                               views[0].members().end()));
+      }
+      live.push_back(std::move(views));
+    }
+  };
+  for (int i = 0; i < 300; ++i) split(w, i);
+  for (int i = 0; i < 200; ++i) split(live[static_cast<std::size_t>(i)], i);
+  EXPECT_GE(live.size(), 2000u);
+  // The groups work: a combine on a nested one.
+  SimRunner run{live.back()};
+  cases::combine_matrix(run, 2);
+}
+
+TEST(SimGroups, ExplicitGroupCollectives) {
+  ccl::sim::World world(40);
+  std::vector<int> list;
+  for (int r = 39; r >= 0; r -= 3) list.push_back(r);
+  SimRunner run{world.group(list, "every third")};
+  EXPECT_EQ(run.groups[0].label(), "every third");
+  EXPECT_EQ(run.groups[0].world_rank_of(0), 39);
+  cases::all(run, {0, 1, 20}, {0, 2});
+}
+
+TEST(SimGroups, StatisticsCountRoundsMessagesBytesAndReduceWork) {
+  const int P = 16;
+  ccl::sim::World world(P);
+  SimRunner run{world.world_groups()};
+  world.reset_statistics();
+  cases::combine_sum(run, 8);  // recursive doubling on 16: 4 rounds of 64 bytes, reducing 4×64
+  for (int r = 0; r < P; ++r) {
+    const auto& t = world.statistics(r).traffic;
+    EXPECT_EQ(t.rounds, 4u);
+    EXPECT_EQ(t.messages, 4u);
+    EXPECT_EQ(t.bytes, 4u * 64u);
+    EXPECT_EQ(t.reduce_bytes, 4u * 64u);
+    EXPECT_EQ(world.statistics(r).of(ccl::CollKind::combine).calls, 1u);
+  }
+  world.reset_statistics();
+  cases::concat(run, 2);  // Bruck on 16: 4 rounds, 1+2+4+8 blocks of 16 bytes
+  for (int r = 0; r < P; ++r) {
+    const auto& t = world.statistics(r).traffic;
+    EXPECT_EQ(t.rounds, 4u);
+    EXPECT_EQ(t.bytes, 15u * 16u);
+  }
+}
+
+}  // namespace

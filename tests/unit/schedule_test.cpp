@@ -1,0 +1,122 @@
+// Schedule building rules and block layouts.
+#include <gtest/gtest.h>
+
+#include "ccl/algorithm.hpp"
+#include "ccl/schedule.hpp"
+#include "ccl/shape.hpp"
+
+namespace {
+
+using ccl::Buffer;
+using ccl::Slice;
+using ccl::StepKind;
+
+TEST(ScheduleBuilder, LocalStepAfterTransferOpensRound) {
+  ccl::ScheduleBuilder b("t");
+  const Slice in = b.scratch(8), acc{Buffer::recv, 0, 8};
+  b.copy(Slice{Buffer::send, 0, 8}, acc);
+  b.send(1, acc);
+  b.recv(1, in);
+  b.reduce(in, acc, true);
+  b.send(2, acc);
+  const ccl::Schedule s = b.finish();
+  ASSERT_EQ(s.rounds(), 2u);
+  EXPECT_EQ(s.round(0).size(), 3u);
+  EXPECT_EQ(s.round(1).size(), 2u);
+  EXPECT_EQ(s.round(1)[0].kind, StepKind::reduce);
+  EXPECT_TRUE(s.round(1)[0].incoming_left);
+  EXPECT_EQ(s.scratch_bytes % 64, 0u);
+}
+
+TEST(ScheduleBuilder, SendOfBytesReceivedThisRoundWaitsForTheRound) {
+  ccl::ScheduleBuilder b("t");
+  const Slice data{Buffer::recv, 0, 16};
+  b.recv(0, data);
+  b.send(3, data.sub(8, 8));      // overlaps the receive: next round
+  b.send(4, Slice{Buffer::send, 0, 8});  // unrelated: same round as the previous send
+  const ccl::Schedule s = b.finish();
+  ASSERT_EQ(s.rounds(), 2u);
+  EXPECT_EQ(s.round(0).size(), 1u);
+  EXPECT_EQ(s.round(1).size(), 2u);
+}
+
+TEST(ScheduleBuilder, ZeroByteTransfersAndSelfCopiesAreDropped) {
+  ccl::ScheduleBuilder b("t");
+  b.send(1, Slice{Buffer::send, 0, 0});
+  b.recv(1, Slice{Buffer::recv, 0, 0});
+  b.copy(Slice{Buffer::recv, 4, 4}, Slice{Buffer::recv, 4, 4});
+  EXPECT_EQ(b.finish().rounds(), 0u);
+  ccl::ScheduleBuilder t("t");
+  t.send_token(1);
+  t.recv_token(2);
+  EXPECT_EQ(t.finish().rounds(), 1u);
+}
+
+TEST(BlockLayout, CyclicRanges) {
+  ccl::Shape s;
+  s.kind = ccl::CollKind::concatv;
+  s.size = 4;
+  s.elem = 2;
+  s.counts = {1, 0, 3, 2};
+  const ccl::BlockLayout l(s);
+  EXPECT_EQ(l.total(), 12u);
+  EXPECT_EQ(l.offset(2), 2u);
+  EXPECT_EQ(l.bytes(2), 6u);
+  EXPECT_EQ(l.cyclic_bytes(2, 2), 10u);
+  EXPECT_EQ(l.cyclic_bytes(3, 2), 6u);  // blocks 3 and 0
+  EXPECT_EQ(l.cyclic_bytes(3, 4), 12u);
+  EXPECT_EQ(l.cyclic_bytes(1, 0), 0u);
+}
+
+TEST(Catalog, EveryKindHasAnAlgorithm) {
+  for (int k = 0; k < ccl::kCollKinds; ++k) {
+    ccl::Shape s;
+    s.kind = static_cast<ccl::CollKind>(k);
+    s.size = 5;
+    s.count = 2;
+    if (ccl::is_vector_form(s.kind)) s.counts = {1, 2, 0, 3, 1};
+    if (s.kind == ccl::CollKind::indexv) s.recv_counts = {2, 2, 2, 2, 2};
+    const ccl::Algorithm& a = ccl::select_algorithm(s);
+    EXPECT_EQ(a.kind, ccl::base_kind(s.kind));
+    EXPECT_FALSE(ccl::build_schedule(s).algorithm.empty());
+  }
+}
+
+TEST(Catalog, BruckConcatHasCeilLog2Rounds) {
+  for (int n = 1; n <= 40; ++n) {
+    ccl::Shape s;
+    s.kind = ccl::CollKind::concat;
+    s.size = n;
+    s.rank = n / 2;
+    s.count = 1;
+    int k = 0;
+    while ((1 << k) < n) ++k;
+    const auto sched = ccl::build_schedule(s);
+    std::size_t transfer_rounds = 0;
+    for (std::size_t r = 0; r < sched.rounds(); ++r) {
+      for (const auto& st : sched.round(r)) {
+        if (st.kind == StepKind::send) {
+          ++transfer_rounds;
+          break;
+        }
+      }
+    }
+    EXPECT_EQ(transfer_rounds, static_cast<std::size_t>(k)) << "n = " << n;
+  }
+}
+
+TEST(Shape, EqualShapesHashEqual) {
+  ccl::Shape a;
+  a.kind = ccl::CollKind::concatv;
+  a.size = 3;
+  a.counts = {1, 2, 3};
+  ccl::Shape b = a;
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(std::hash<ccl::Shape>{}(a), std::hash<ccl::Shape>{}(b));
+  b.counts[2] = 4;
+  EXPECT_NE(a, b);
+  EXPECT_EQ(ccl::mpi_name(ccl::CollKind::combine), "MPI_Allreduce");
+  EXPECT_EQ(ccl::name(ccl::CollKind::index), "index");
+}
+
+}  // namespace
