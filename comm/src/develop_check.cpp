@@ -58,7 +58,7 @@ Descriptor describe_call(const GroupState& g, const Call& c, const std::optional
   if (c.kind != CollKind::indexv) d.counts_hash = hash_counts(c.counts);
   if (is_reduction(c.kind) && c.kernel) {
     d.op_id = c.kernel.id;
-    std::strncpy(d.op_name, c.kernel.name.c_str(), sizeof(d.op_name) - 1);
+    std::memcpy(d.op_name, c.kernel.name.data(), std::min(c.kernel.name.size(), sizeof(d.op_name) - 1));
   }
   if (local) d.problem = *local;
   return d;

@@ -30,6 +30,10 @@ std::vector<int> sizes() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, SimCollectives, ::testing::ValuesIn(sizes()),
-                         [](const auto& info) { return "P" + std::to_string(info.param); });
+                         [](const auto& info) {
+                           std::string name = "P";  // (not "P" + ...: GCC 12 -Wrestrict false positive)
+                           name += std::to_string(info.param);
+                           return name;
+                         });
 
 }  // namespace

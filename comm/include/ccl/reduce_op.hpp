@@ -128,9 +128,9 @@ struct ReduceKernel {
   using Fn = void (*)(const void* op, const std::byte* left, const std::byte* right,
                       std::byte* out, std::size_t n);
   Fn fn = nullptr;
-  std::shared_ptr<const void> op;  // the callable, kept alive while a request is in flight
+  std::shared_ptr<const void> op;  // a stateful callable, kept alive while a request is in flight
   std::uint64_t id = 0;            // same on every process for the same operator
-  std::string name;
+  std::string_view name;
   bool commutative = true;
 
   explicit operator bool() const { return fn != nullptr; }
@@ -140,30 +140,47 @@ struct ReduceKernel {
   }
 };
 
+namespace detail {
+// Identity of an operator on elements of T: its type name and the element type, equal in every
+// process of one program, different for different lambdas or element types. Computed once.
+template <class T, class Op>
+std::uint64_t operator_id() {
+  static const std::uint64_t id =
+      fingerprint(std::string(typeid(Op).name()) + "/" + typeid(T).name());
+  return id;
+}
+}  // namespace detail
+
 template <class T, class Op>
 ReduceKernel make_kernel(Op op) {
   static_assert(std::is_trivially_copyable_v<T>, "reduction element must be trivially copyable");
   static_assert(std::is_invocable_r_v<T, const Op&, const T&, const T&>,
                 "reduction operator must be callable as T(const T&, const T&)");
+  // Stateless operators (built-ins, lambdas without captures) need no stored object.
+  constexpr bool stateless = std::is_empty_v<Op> && std::is_default_constructible_v<Op>;
   ReduceKernel k;
-  k.op = std::make_shared<const Op>(std::move(op));
+  if constexpr (!stateless) k.op = std::make_shared<const Op>(std::move(op));
   k.fn = [](const void* f, const std::byte* l, const std::byte* r, std::byte* o, std::size_t n) {
-    const Op& fop = *static_cast<const Op*>(f);
     const T* a = reinterpret_cast<const T*>(l);
     const T* b = reinterpret_cast<const T*>(r);
     T* out = reinterpret_cast<T*>(o);
-    for (std::size_t i = 0; i < n; ++i) out[i] = fop(a[i], b[i]);
+    if constexpr (stateless) {
+      (void)f;
+      const Op fop{};
+      for (std::size_t i = 0; i < n; ++i) out[i] = fop(a[i], b[i]);
+    } else {
+      const Op& fop = *static_cast<const Op*>(f);
+      for (std::size_t i = 0; i < n; ++i) out[i] = fop(a[i], b[i]);
+    }
   };
   if constexpr (detail::BuiltinOp<Op>) {
-    k.name = std::string(Op::name);
+    k.name = Op::name;
     k.commutative = true;
   } else {
-    k.name = detail::IsCommutativeWrapper<Op>::value ? "user (commutative)" : "user";
     k.commutative = detail::IsCommutativeWrapper<Op>::value;
+    k.name = k.commutative ? "user (commutative)" : "user";
   }
-  // The operator's identity: its type name and the element type, equal in every process of
-  // one program, different for different lambdas or element types.
-  k.id = detail::fingerprint(std::string(typeid(Op).name()) + "/" + typeid(T).name());
+  k.id = detail::operator_id<T, Op>();
   return k;
 }
 

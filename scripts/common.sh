@@ -1,0 +1,39 @@
+# Shared by run.sh, test.sh and perf scripts: install what is missing, configure and build.
+# Sourced, not run.
+
+CCL_PACKAGES=(cmake g++ make openmpi-bin libopenmpi-dev libfftw3-dev libfftw3-mpi-dev
+  libtrilinos-kokkos-dev libgtest-dev googletest libbenchmark-dev gnuplot-nox)
+
+ccl_root() { cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd; }
+
+# Install the Debian packages that are not installed yet (nothing to do on a second run).
+ccl_install_deps() {
+  local missing=()
+  for p in "${CCL_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$p")
+    fi
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "installing: ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+# Configure (first time only) and build incrementally into build/.
+ccl_build() {
+  local root; root=$(ccl_root)
+  if [ ! -f "$root/build/CMakeCache.txt" ]; then
+    cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release
+  fi
+  cmake --build "$root/build" -j "$(nproc)"
+}
+
+# Open MPI refuses to run as root unless told; more ranks than cores need --oversubscribe.
+ccl_mpi_env() {
+  if [ "$(id -u)" -eq 0 ]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  fi
+}
