@@ -48,11 +48,12 @@ std::uint64_t fingerprint(std::string_view text) {
   return h;
 }
 
-std::shared_ptr<const Schedule> ScheduleCache::get(const Shape& shape) {
+std::shared_ptr<const Schedule> ScheduleCache::get(const Shape& shape, Statistics& stats) {
   auto it = map_.find(shape);
   if (it != map_.end()) return it->second;
   if (map_.size() >= kCapacity) map_.clear();
   auto s = std::make_shared<const Schedule>(build_schedule(shape));
+  stats.schedules_built += 1;
   map_.emplace(shape, s);
   return s;
 }

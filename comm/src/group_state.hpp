@@ -12,6 +12,7 @@
 #include "ccl/pgid.hpp"
 #include "ccl/schedule.hpp"
 #include "ccl/shape.hpp"
+#include "ccl/stats.hpp"
 #include "channel.hpp"
 #include "process.hpp"
 
@@ -19,8 +20,8 @@ namespace ccl::detail {
 
 class ScheduleCache {
  public:
-  // The schedule of a shape, built on first use and reused afterwards.
-  std::shared_ptr<const Schedule> get(const Shape& shape);
+  // The schedule of a shape, built on first use (counted in `stats`) and reused afterwards.
+  std::shared_ptr<const Schedule> get(const Shape& shape, Statistics& stats);
 
  private:
   static constexpr std::size_t kCapacity = 256;

@@ -21,7 +21,7 @@ struct Scratch {
 void add_schedule_stage(Operation& op, GroupState& g, const Shape& shape, const std::byte* send,
                         std::byte* recv, const ReduceKernel* kernel, std::uint64_t instance,
                         int phase) {
-  std::shared_ptr<const Schedule> schedule = g.schedules.get(shape);
+  std::shared_ptr<const Schedule> schedule = g.schedules.get(shape, g.process->stats);
   RunContext ctx;
   ctx.binding.base[static_cast<int>(Buffer::send)] = const_cast<std::byte*>(send);
   ctx.binding.base[static_cast<int>(Buffer::recv)] = recv;

@@ -3,6 +3,7 @@
 // (no hang). Afterwards the group still works.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <numeric>
 #include <string>
 
@@ -12,6 +13,13 @@
 namespace {
 
 using I64 = std::int64_t;
+
+// Runs first, before any test switches the mode by API.
+TEST(ModeFromEnvironment, FollowsCclModeVariable) {
+  const char* env = std::getenv("CCL_MODE");
+  const bool develop = env != nullptr && std::string(env) == "develop";
+  EXPECT_EQ(ccl::mode(), develop ? ccl::Mode::develop : ccl::Mode::run);
+}
 
 class MpiDevelop : public ::testing::Test {
  protected:

@@ -80,6 +80,7 @@ TEST(SimNonblocking, RepeatedShapesReuseOneSchedule) {
   ccl::sim::World world(9);
   const auto w = world.world_groups();
   std::vector<std::vector<I64>> in(9), out(9);
+  world.reset_statistics();
   for (int iter = 0; iter < 50; ++iter) {
     std::vector<ccl::Request> req;
     for (int r = 0; r < 9; ++r) {
@@ -94,6 +95,10 @@ TEST(SimNonblocking, RepeatedShapesReuseOneSchedule) {
       for (std::size_t i = 0; i < 6; ++i) expect[i] += ref::value(m, i, iter);
     }
     EXPECT_EQ(out[3], expect);
+  }
+  for (int r = 0; r < 9; ++r) {
+    EXPECT_EQ(world.statistics(r).schedules_built, 1u) << "member " << r;
+    EXPECT_EQ(world.statistics(r).of(ccl::CollKind::combine).calls, 50u);
   }
 }
 

@@ -33,6 +33,7 @@ struct CollectiveStats {
 
 struct Statistics {
   TrafficStats traffic;
+  std::uint64_t schedules_built = 0;  // schedules built; repeated shapes reuse theirs
   std::array<CollectiveStats, kCollKinds> collectives{};
   const CollectiveStats& of(CollKind k) const { return collectives[static_cast<int>(k)]; }
   CollectiveStats& of(CollKind k) { return collectives[static_cast<int>(k)]; }
