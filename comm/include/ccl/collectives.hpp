@@ -80,6 +80,20 @@ Call make_call(CollKind kind) {
   c.elem = sizeof(T);
   return c;
 }
+template <class S, class R>
+Call send_recv_call(CollKind kind, const S& send, R&& recv) {
+  require_same_element<S, R>();
+  Call c = make_call<elem_t<S>>(kind);
+  set_send(c, send);
+  set_recv(c, recv);
+  return c;
+}
+template <class S, class R, class Op>
+Call reduction_call(CollKind kind, const S& send, R&& recv, Op op) {
+  Call c = send_recv_call(kind, send, recv);
+  c.kernel = make_kernel<elem_t<S>>(std::move(op));
+  return c;
+}
 
 }  // namespace detail
 
@@ -97,82 +111,52 @@ Request ibcast(const Group& g, B&& buf, int root) {
 
 template <ReadBuffer S, WriteBuffer R, class Op>
 Request ireduce(const Group& g, const S& send, R&& recv, Op op, int root) {
-  detail::require_same_element<S, R>();
-  using T = detail::elem_t<S>;
-  auto c = detail::make_call<T>(CollKind::reduce);
-  detail::set_send(c, send);
-  detail::set_recv(c, recv);
+  auto c = detail::reduction_call(CollKind::reduce, send, recv, std::move(op));
   c.root = root;
-  c.kernel = make_kernel<T>(std::move(op));
   return detail::start(g, std::move(c));
 }
 
 template <ReadBuffer S, WriteBuffer R, class Op>
 Request icombine(const Group& g, const S& send, R&& recv, Op op) {
-  detail::require_same_element<S, R>();
-  using T = detail::elem_t<S>;
-  auto c = detail::make_call<T>(CollKind::combine);
-  detail::set_send(c, send);
-  detail::set_recv(c, recv);
-  c.kernel = make_kernel<T>(std::move(op));
+  auto c = detail::reduction_call(CollKind::combine, send, recv, std::move(op));
   return detail::start(g, std::move(c));
 }
 
 template <ReadBuffer S, WriteBuffer R, class Op>
 Request iprefix(const Group& g, const S& send, R&& recv, Op op) {
-  detail::require_same_element<S, R>();
-  using T = detail::elem_t<S>;
-  auto c = detail::make_call<T>(CollKind::prefix);
-  detail::set_send(c, send);
-  detail::set_recv(c, recv);
-  c.kernel = make_kernel<T>(std::move(op));
+  auto c = detail::reduction_call(CollKind::prefix, send, recv, std::move(op));
   return detail::start(g, std::move(c));
 }
 
 template <ReadBuffer S, WriteBuffer R>
 Request iscatter(const Group& g, const S& send, R&& recv, int root) {
-  detail::require_same_element<S, R>();
-  auto c = detail::make_call<detail::elem_t<S>>(CollKind::scatter);
-  detail::set_send(c, send);
-  detail::set_recv(c, recv);
+  auto c = detail::send_recv_call(CollKind::scatter, send, recv);
   c.root = root;
   return detail::start(g, std::move(c));
 }
 
 template <ReadBuffer S, WriteBuffer R>
 Request igather(const Group& g, const S& send, R&& recv, int root) {
-  detail::require_same_element<S, R>();
-  auto c = detail::make_call<detail::elem_t<S>>(CollKind::gather);
-  detail::set_send(c, send);
-  detail::set_recv(c, recv);
+  auto c = detail::send_recv_call(CollKind::gather, send, recv);
   c.root = root;
   return detail::start(g, std::move(c));
 }
 
 template <ReadBuffer S, WriteBuffer R>
 Request iconcat(const Group& g, const S& send, R&& recv) {
-  detail::require_same_element<S, R>();
-  auto c = detail::make_call<detail::elem_t<S>>(CollKind::concat);
-  detail::set_send(c, send);
-  detail::set_recv(c, recv);
+  auto c = detail::send_recv_call(CollKind::concat, send, recv);
   return detail::start(g, std::move(c));
 }
 
 template <ReadBuffer S, WriteBuffer R>
 Request iindex(const Group& g, const S& send, R&& recv) {
-  detail::require_same_element<S, R>();
-  auto c = detail::make_call<detail::elem_t<S>>(CollKind::index);
-  detail::set_send(c, send);
-  detail::set_recv(c, recv);
+  auto c = detail::send_recv_call(CollKind::index, send, recv);
   return detail::start(g, std::move(c));
 }
 
 template <ReadBuffer S, WriteBuffer R>
 Request ishift(const Group& g, const S& send, R&& recv, int distance) {
-  detail::require_same_element<S, R>();
-  auto c = detail::make_call<detail::elem_t<S>>(CollKind::shift);
-  detail::set_send(c, send);
-  detail::set_recv(c, recv);
+  auto c = detail::send_recv_call(CollKind::shift, send, recv);
   c.distance = distance;
   return detail::start(g, std::move(c));
 }
@@ -181,20 +165,14 @@ inline Request isync(const Group& g) { return detail::start(g, detail::make_call
 
 template <ReadBuffer S, WriteBuffer R, CountList C>
 Request iconcatv(const Group& g, const S& send, R&& recv, const C& counts) {
-  detail::require_same_element<S, R>();
-  auto c = detail::make_call<detail::elem_t<S>>(CollKind::concatv);
-  detail::set_send(c, send);
-  detail::set_recv(c, recv);
+  auto c = detail::send_recv_call(CollKind::concatv, send, recv);
   c.counts = detail::to_counts(counts);
   return detail::start(g, std::move(c));
 }
 
 template <ReadBuffer S, WriteBuffer R, CountList C>
 Request igatherv(const Group& g, const S& send, R&& recv, const C& counts, int root) {
-  detail::require_same_element<S, R>();
-  auto c = detail::make_call<detail::elem_t<S>>(CollKind::gatherv);
-  detail::set_send(c, send);
-  detail::set_recv(c, recv);
+  auto c = detail::send_recv_call(CollKind::gatherv, send, recv);
   c.counts = detail::to_counts(counts);
   c.root = root;
   return detail::start(g, std::move(c));
@@ -202,10 +180,7 @@ Request igatherv(const Group& g, const S& send, R&& recv, const C& counts, int r
 
 template <ReadBuffer S, WriteBuffer R, CountList C>
 Request iscatterv(const Group& g, const S& send, R&& recv, const C& counts, int root) {
-  detail::require_same_element<S, R>();
-  auto c = detail::make_call<detail::elem_t<S>>(CollKind::scatterv);
-  detail::set_send(c, send);
-  detail::set_recv(c, recv);
+  auto c = detail::send_recv_call(CollKind::scatterv, send, recv);
   c.counts = detail::to_counts(counts);
   c.root = root;
   return detail::start(g, std::move(c));
@@ -214,10 +189,7 @@ Request iscatterv(const Group& g, const S& send, R&& recv, const C& counts, int 
 template <ReadBuffer S, CountList SC, WriteBuffer R, CountList RC>
 Request iindexv(const Group& g, const S& send, const SC& send_counts, R&& recv,
                 const RC& recv_counts) {
-  detail::require_same_element<S, R>();
-  auto c = detail::make_call<detail::elem_t<S>>(CollKind::indexv);
-  detail::set_send(c, send);
-  detail::set_recv(c, recv);
+  auto c = detail::send_recv_call(CollKind::indexv, send, recv);
   c.counts = detail::to_counts(send_counts);
   c.recv_counts = detail::to_counts(recv_counts);
   return detail::start(g, std::move(c));

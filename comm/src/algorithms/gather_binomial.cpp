@@ -23,8 +23,7 @@ Schedule gather_binomial(const Shape& s) {
   const int n = s.size;
   const int v = mod(s.rank - s.root, n);
   const BlockLayout abs(s);
-  std::vector<std::size_t> rel(static_cast<std::size_t>(n) + 1, 0);
-  for (int j = 0; j < n; ++j) rel[j + 1] = rel[j] + abs.bytes(mod(j + s.root, n));
+  const std::vector<std::size_t> rel = relative_offsets(abs, s.root, n);
   const Slice mine{Buffer::send, 0, abs.bytes(s.rank)};
 
   const int subtree = v == 0 ? n : std::min(lowest_bit(v), n - v);

@@ -24,9 +24,7 @@ Schedule scatter_binomial(const Shape& s) {
   const int n = s.size;
   const int v = mod(s.rank - s.root, n);
   const BlockLayout abs(s);
-  // Byte offsets of relative blocks: rel[j] = bytes of relative blocks [0, j).
-  std::vector<std::size_t> rel(static_cast<std::size_t>(n) + 1, 0);
-  for (int j = 0; j < n; ++j) rel[j + 1] = rel[j] + abs.bytes(mod(j + s.root, n));
+  const std::vector<std::size_t> rel = relative_offsets(abs, s.root, n);
   auto rel_bytes = [&](int first, int len) { return rel[first + len] - rel[first]; };
   const Slice mine{Buffer::recv, 0, abs.bytes(s.rank)};
 
