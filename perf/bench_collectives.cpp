@@ -172,7 +172,7 @@ int main(int argc, char** argv) {
         std::string algo;
         for (int k = 0; k < ccl::kCollKinds; ++k) {
           if (ccl::name(static_cast<ccl::CollKind>(k)) == c.name) {
-            algo = ccl::statistics().of(static_cast<ccl::CollKind>(k)).algorithm;
+            algo = std::string(ccl::statistics().of(static_cast<ccl::CollKind>(k)).algorithm);
           }
         }
         std::fprintf(csv, "%s,%s,%d,%zu,%.3f,%.3f,%.4f,%s\n", c.name.c_str(), c.mpi.c_str(), P,

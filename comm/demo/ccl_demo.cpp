@@ -171,7 +171,7 @@ int main(int argc, char** argv) {
       std::printf("%-9s %-15s %-20s %8llu %14llu %12.3f %11.2f\n",
                   std::string(ccl::name(static_cast<ccl::CollKind>(k))).c_str(),
                   std::string(ccl::mpi_name(static_cast<ccl::CollKind>(k))).c_str(),
-                  c.algorithm.c_str(), static_cast<unsigned long long>(c.calls),
+                  std::string(c.algorithm).c_str(), static_cast<unsigned long long>(c.calls),
                   static_cast<unsigned long long>(total_bytes[static_cast<std::size_t>(k)]), ms,
                   ms * 1e3 / static_cast<double>(c.calls));
     }

@@ -1,42 +1,35 @@
-// The transport under a group: turns a schedule bound to buffers into a running stage. One
-// implementation per transport (MPI communicator, simulator network); the schedule executor is
-// shared (schedule_run.hpp).
+// The transport under a group: nonblocking transfers among the group's members, matched by
+// (source, tag) in posting order. One implementation per transport (MPI communicator, simulator
+// network); the schedule executor (schedule_run.hpp) is shared. Handles are opaque pointer-sized
+// values owned by the channel until end_round().
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
-
-#include "ccl/reduce_op.hpp"
-#include "ccl/schedule.hpp"
-#include "ccl/stats.hpp"
-#include "operation.hpp"
+#include <vector>
 
 namespace ccl::detail {
 
-// Real memory behind a schedule's buffers.
-struct Binding {
-  std::byte* base[3] = {nullptr, nullptr, nullptr};  // indexed by ccl::Buffer
-  std::byte* at(const Slice& s) const { return base[static_cast<int>(s.buffer)] + s.offset; }
-};
-
-// What one schedule run needs besides the schedule.
-struct RunContext {
-  Binding binding;
-  const ReduceKernel* kernel = nullptr;
-  std::size_t elem = 1;
-  std::uint64_t instance = 0;  // collective instance number on the group
-  int phase = 0;               // 0 main schedule, 1..3 develop-mode checks: part of the tag
-  TrafficStats* traffic = nullptr;
-};
+using Handles = std::vector<void*>;
 
 class Channel {
  public:
   virtual ~Channel() = default;
-  virtual std::unique_ptr<Stage> run(std::shared_ptr<const Schedule> schedule,
-                                     const RunContext& ctx) = 0;
+  // The tag of one phase of one collective instance on this group.
+  virtual std::uint64_t tag(std::uint64_t instance, int phase) const = 0;
+  virtual void send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
+                    Handles& hs) = 0;
+  virtual void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
+                    Handles& hs) = 0;
+  // True when every transfer in hs completed; never blocks.
+  virtual bool test_all(Handles& hs) = 0;
+  // Block until every transfer in hs completed.
+  virtual void wait_all(Handles& hs) = 0;
+  // The round is over: release what the handles hold.
+  virtual void end_round(Handles& hs) { hs.clear(); }
 };
 
+// Phases of one collective instance: 0 the main schedule, 1..3 develop-mode checks.
 inline constexpr int kPhases = 4;
 
 }  // namespace ccl::detail

@@ -35,11 +35,11 @@ Shape table_shape(const GroupState& g, std::size_t elem, CollKind kind) {
 
 // Gather one record per member into `table` on every member (phase `phase`).
 template <class T>
-void add_table_exchange(Operation& op, GroupState& g, const T* mine, std::vector<T>& table,
+void add_table_exchange(Operation& op, const T* mine, std::vector<T>& table,
                         std::uint64_t instance, int phase) {
-  add_schedule_stage(op, g, table_shape(g, sizeof(T), CollKind::concat),
+  add_check_schedule(op, table_shape(op.group(), sizeof(T), CollKind::concat),
                      reinterpret_cast<const std::byte*>(mine),
-                     reinterpret_cast<std::byte*>(table.data()), nullptr, instance, phase);
+                     reinterpret_cast<std::byte*>(table.data()), instance, phase);
 }
 
 }  // namespace
@@ -110,14 +110,16 @@ std::optional<std::string> find_disagreement(std::span<const Descriptor> all, co
   return std::nullopt;
 }
 
-void add_develop_checks(Operation& op, GroupState& g, const Call& c,
-                        const std::optional<Problem>& local, std::uint64_t instance) {
+void add_develop_checks(Operation& op, const std::optional<Problem>& local,
+                        std::uint64_t instance) {
+  GroupState& g = op.group();
+  const Call& c = op.call();
   const std::size_t n = g.members.size();
   auto mine = std::make_shared<Descriptor>(describe_call(g, c, local));
   auto table = std::make_shared<std::vector<Descriptor>>(n);
   op.keep(mine);
   op.keep(table);
-  add_table_exchange(op, g, mine.get(), *table, instance, 1);
+  add_table_exchange(op, mine.get(), *table, instance, 1);
   op.add(std::make_unique<LocalStage>([table, &g] {
     if (auto msg = find_disagreement(*table, g)) throw Error(*msg);
   }));
@@ -138,9 +140,9 @@ void add_develop_checks(Operation& op, GroupState& g, const Call& c,
   op.keep(my_counts);
   op.keep(verdict);
   op.keep(verdicts);
-  add_schedule_stage(op, g, table_shape(g, sizeof(std::uint64_t), CollKind::index),
+  add_check_schedule(op, table_shape(g, sizeof(std::uint64_t), CollKind::index),
                      reinterpret_cast<const std::byte*>(my_counts->data()),
-                     reinterpret_cast<std::byte*>(sent_to_me->data()), nullptr, instance, 2);
+                     reinterpret_cast<std::byte*>(sent_to_me->data()), instance, 2);
   std::vector<std::size_t> expect = c.recv_counts;
   op.add(std::make_unique<LocalStage>([sent_to_me, verdict, expect] {
     for (std::size_t i = 0; i < expect.size(); ++i) {
@@ -151,7 +153,7 @@ void add_develop_checks(Operation& op, GroupState& g, const Call& c,
       }
     }
   }));
-  add_table_exchange(op, g, verdict.get(), *verdicts, instance, 3);
+  add_table_exchange(op, verdict.get(), *verdicts, instance, 3);
   op.add(std::make_unique<LocalStage>([verdicts, &g] {
     for (std::size_t r = 0; r < verdicts->size(); ++r) {
       const Verdict& v = (*verdicts)[r];

@@ -36,8 +36,8 @@ Descriptor describe_call(const GroupState& g, const Call& c, const std::optional
 // The first disagreement among the members' descriptors (indexed by rank), as a full message.
 std::optional<std::string> find_disagreement(std::span<const Descriptor> all, const GroupState& g);
 
-// Append the checking stages for a call to `op`.
-void add_develop_checks(Operation& op, GroupState& g, const Call& c,
-                        const std::optional<Problem>& local, std::uint64_t instance);
+// Append the checking stages for the operation's call.
+void add_develop_checks(Operation& op, const std::optional<Problem>& local,
+                        std::uint64_t instance);
 
 }  // namespace ccl::detail

@@ -8,19 +8,35 @@
 
 namespace ccl::detail {
 
-void Engine::add(std::shared_ptr<Operation> op) {
+void Engine::add(Operation& op) {
   // Start it at once: its first round is posted before the caller goes on computing.
-  op->progress();
-  if (!op->done()) active_.push_back(std::move(op));
+  op.progress();
+  if (!op.done()) {
+    op.retain();
+    active_.push_back(&op);
+  }
+}
+
+void Engine::drop_done() {
+  // Release after erasing: a release may recycle the operation.
+  std::vector<Operation*> finished;
+  std::erase_if(active_, [&](Operation* op) {
+    if (!op->done()) return false;
+    finished.push_back(op);
+    return true;
+  });
+  for (Operation* op : finished) op->release();
 }
 
 Progress Engine::progress_all() {
   bool advanced = false;
+  bool any_done = false;
   // Progressing one operation never adds another, so indices stay valid.
-  for (auto& op : active_) {
+  for (Operation* op : active_) {
     if (op->progress() != Progress::idle) advanced = true;
+    any_done = any_done || op->done();
   }
-  std::erase_if(active_, [](const auto& op) { return op->done(); });
+  if (any_done) drop_done();
   return advanced ? Progress::advanced : Progress::idle;
 }
 
@@ -28,13 +44,13 @@ void Engine::fail_all_stalled() {
   auto err = std::make_exception_ptr(
       Error("ccl simulator: deadlock - no member can make progress (a member did not start the "
             "collective, or the members' calls do not match)"));
-  for (auto& op : active_) op->fail(err);
-  active_.clear();
+  for (Operation* op : active_) op->fail(err);
+  drop_done();
 }
 
 bool Engine::test(Operation& op) {
-  if (!op.done()) {
-    if (progress_all() == Progress::idle && stall_is_deadlock_ && !op.done()) fail_all_stalled();
+  if (!op.done() && progress_all() == Progress::idle && stall_is_deadlock_ && !op.done()) {
+    fail_all_stalled();
   }
   return op.done();
 }
@@ -42,10 +58,10 @@ bool Engine::test(Operation& op) {
 void Engine::wait(Operation& op) {
   int idle_sweeps = 0;
   while (!op.done()) {
-    if (!stall_is_deadlock_ && active_.size() == 1 && active_.front().get() == &op) {
+    if (!stall_is_deadlock_ && active_.size() == 1 && active_.front() == &op) {
       // Alone: let the transport block instead of polling.
       op.block();
-      active_.clear();
+      drop_done();
       break;
     }
     if (progress_all() == Progress::idle) {

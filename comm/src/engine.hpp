@@ -4,7 +4,6 @@
 // moves means the members can never finish: a deadlock, reported as an error instead of a hang.
 #pragma once
 
-#include <memory>
 #include <vector>
 
 #include "operation.hpp"
@@ -15,17 +14,19 @@ class Engine {
  public:
   explicit Engine(bool stall_is_deadlock) : stall_is_deadlock_(stall_is_deadlock) {}
 
-  void add(std::shared_ptr<Operation> op);
+  // Start op (post its first round); it stays active, referenced, until done.
+  void add(Operation& op);
   bool test(Operation& op);
   void wait(Operation& op);
   std::size_t outstanding() const { return active_.size(); }
 
  private:
   Progress progress_all();
+  void drop_done();
   void fail_all_stalled();
 
   bool stall_is_deadlock_;
-  std::vector<std::shared_ptr<Operation>> active_;
+  std::vector<Operation*> active_;
 };
 
 }  // namespace ccl::detail

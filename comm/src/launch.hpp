@@ -1,7 +1,8 @@
-// Starting schedules on a group: shared by the collective front end and the develop-mode checks.
+// Starting the schedule of a shape on a group as a stage of an operation: shared by the
+// collective front end (main schedule) and the develop-mode checks (their exchanges).
 #pragma once
 
-#include <memory>
+#include <cstdint>
 
 #include "ccl/reduce_op.hpp"
 #include "ccl/shape.hpp"
@@ -10,10 +11,11 @@
 
 namespace ccl::detail {
 
-// Append to `op` a stage running the schedule of `shape` on buffers send/recv, with scratch owned
-// by the operation. `phase` separates the messages of check stages from the main schedule.
-void add_schedule_stage(Operation& op, GroupState& g, const Shape& shape, const std::byte* send,
-                        std::byte* recv, const ReduceKernel* kernel, std::uint64_t instance,
-                        int phase);
+// The main schedule of the operation's call, on its inline run and reusable scratch.
+void add_main_schedule(Operation& op, const Shape& shape, std::uint64_t instance);
+
+// A check exchange (phase 1..3) on buffers send/recv, with its own run and scratch.
+void add_check_schedule(Operation& op, const Shape& shape, const std::byte* send, std::byte* recv,
+                        std::uint64_t instance, int phase);
 
 }  // namespace ccl::detail

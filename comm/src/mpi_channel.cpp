@@ -1,19 +1,22 @@
 #include "mpi_channel.hpp"
 
 #include <climits>
-#include <vector>
+#include <string>
 
 #include "ccl/error.hpp"
-#include "schedule_run.hpp"
 
 namespace ccl::detail {
+
+// Handles hold MPI_Request values directly (Open MPI's are pointers).
+static_assert(sizeof(MPI_Request) == sizeof(void*), "MPI_Request must be pointer-sized");
 
 void check_mpi(int rc, const char* what) {
   if (rc == MPI_SUCCESS) return;
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
   MPI_Error_string(rc, text, &len);
-  throw Error(std::string("ccl: ") + what + " failed: " + std::string(text, static_cast<std::size_t>(len)));
+  throw Error(std::string("ccl: ") + what + " failed: " +
+              std::string(text, static_cast<std::size_t>(len)));
 }
 
 namespace {
@@ -32,43 +35,17 @@ MPI_Datatype unit_type() {
   return t;
 }
 
-struct MpiEndpoint {
-  using Handle = MPI_Request;
-  MPI_Comm comm;
-  int tag;
+template <class Post>
+void split(std::size_t bytes, Post post) {
+  if (bytes <= static_cast<std::size_t>(INT_MAX)) {
+    post(0, static_cast<int>(bytes), MPI_BYTE);
+    return;
+  }
+  post(0, static_cast<int>(bytes / kUnit), unit_type());
+  if (bytes % kUnit != 0) post(bytes / kUnit * kUnit, static_cast<int>(bytes % kUnit), MPI_BYTE);
+}
 
-  template <class Post>
-  void split(std::size_t bytes, Post post) {
-    if (bytes <= static_cast<std::size_t>(INT_MAX)) {
-      post(0, static_cast<int>(bytes), MPI_BYTE);
-      return;
-    }
-    post(0, static_cast<int>(bytes / kUnit), unit_type());
-    if (bytes % kUnit != 0) post(bytes / kUnit * kUnit, static_cast<int>(bytes % kUnit), MPI_BYTE);
-  }
-  void send(int peer, const std::byte* data, std::size_t bytes, std::vector<Handle>& hs) {
-    split(bytes, [&](std::size_t off, int count, MPI_Datatype type) {
-      check_mpi(MPI_Isend(data + off, count, type, peer, tag, comm, &hs.emplace_back()), "MPI_Isend");
-    });
-  }
-  void recv(int peer, std::byte* data, std::size_t bytes, std::vector<Handle>& hs) {
-    split(bytes, [&](std::size_t off, int count, MPI_Datatype type) {
-      check_mpi(MPI_Irecv(data + off, count, type, peer, tag, comm, &hs.emplace_back()), "MPI_Irecv");
-    });
-  }
-  bool test_all(std::vector<Handle>& hs) {
-    if (hs.empty()) return true;
-    int done = 0;
-    check_mpi(MPI_Testall(static_cast<int>(hs.size()), hs.data(), &done, MPI_STATUSES_IGNORE),
-              "MPI_Testall");
-    return done != 0;
-  }
-  void wait_all(std::vector<Handle>& hs) {
-    if (hs.empty()) return;
-    check_mpi(MPI_Waitall(static_cast<int>(hs.size()), hs.data(), MPI_STATUSES_IGNORE),
-              "MPI_Waitall");
-  }
-};
+MPI_Request* requests(Handles& hs) { return reinterpret_cast<MPI_Request*>(hs.data()); }
 
 }  // namespace
 
@@ -87,14 +64,44 @@ MpiChannel::~MpiChannel() {
   if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
-std::unique_ptr<Stage> MpiChannel::run(std::shared_ptr<const Schedule> schedule,
-                                       const RunContext& ctx) {
+std::uint64_t MpiChannel::tag(std::uint64_t instance, int phase) const {
   // Instances far apart may share a tag; by then the older one has long completed on this group,
   // as members start collectives on a group in the same order.
-  const int tag = static_cast<int>((ctx.instance % tag_cycle_) * kPhases +
-                                   static_cast<std::uint64_t>(ctx.phase));
-  return std::make_unique<ScheduleRun<MpiEndpoint>>(MpiEndpoint{comm_, tag}, std::move(schedule),
-                                                    ctx);
+  return (instance % tag_cycle_) * kPhases + static_cast<std::uint64_t>(phase);
+}
+
+void MpiChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
+                      Handles& hs) {
+  split(bytes, [&](std::size_t off, int count, MPI_Datatype type) {
+    MPI_Request r;
+    check_mpi(MPI_Isend(data + off, count, type, peer, static_cast<int>(tag), comm_, &r),
+              "MPI_Isend");
+    hs.push_back(reinterpret_cast<void*>(r));
+  });
+}
+
+void MpiChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
+                      Handles& hs) {
+  split(bytes, [&](std::size_t off, int count, MPI_Datatype type) {
+    MPI_Request r;
+    check_mpi(MPI_Irecv(data + off, count, type, peer, static_cast<int>(tag), comm_, &r),
+              "MPI_Irecv");
+    hs.push_back(reinterpret_cast<void*>(r));
+  });
+}
+
+bool MpiChannel::test_all(Handles& hs) {
+  if (hs.empty()) return true;
+  int done = 0;
+  check_mpi(MPI_Testall(static_cast<int>(hs.size()), requests(hs), &done, MPI_STATUSES_IGNORE),
+            "MPI_Testall");
+  return done != 0;
+}
+
+void MpiChannel::wait_all(Handles& hs) {
+  if (hs.empty()) return;
+  check_mpi(MPI_Waitall(static_cast<int>(hs.size()), requests(hs), MPI_STATUSES_IGNORE),
+            "MPI_Waitall");
 }
 
 }  // namespace ccl::detail

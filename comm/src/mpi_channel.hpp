@@ -4,8 +4,6 @@
 
 #include <mpi.h>
 
-#include <string>
-
 #include "channel.hpp"
 
 namespace ccl::detail {
@@ -20,9 +18,13 @@ class MpiChannel final : public Channel {
   MpiChannel(const MpiChannel&) = delete;
   MpiChannel& operator=(const MpiChannel&) = delete;
 
-  std::unique_ptr<Stage> run(std::shared_ptr<const Schedule> schedule,
-                             const RunContext& ctx) override;
-  MPI_Comm comm() const { return comm_; }
+  std::uint64_t tag(std::uint64_t instance, int phase) const override;
+  void send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
+            Handles& hs) override;
+  void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
+            Handles& hs) override;
+  bool test_all(Handles& hs) override;
+  void wait_all(Handles& hs) override;
 
  private:
   MPI_Comm comm_;

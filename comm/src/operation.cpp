@@ -1,23 +1,52 @@
 #include "operation.hpp"
 
-#include "ccl/error.hpp"
+#include "group_state.hpp"
 #include "process.hpp"
+#include "schedule_run.hpp"
 
 namespace ccl::detail {
 
-Operation::Operation(Process& process, CollKind kind)
-    : process_(process), kind_(kind), started_(std::chrono::steady_clock::now()) {}
+Operation::Operation(Process& process)
+    : process_(process), main_run_(std::make_unique<ScheduleRun>()) {}
 
 Operation::~Operation() = default;
+
+void Operation::begin(CollKind kind, std::shared_ptr<GroupState> g, Call&& call) {
+  kind_ = kind;
+  group_ = std::move(g);
+  call_ = std::move(call);
+  algorithm_ = {};
+  current_ = 0;
+  done_ = false;
+  error_ = nullptr;
+  traffic_ = TrafficStats{};
+  started_ = std::chrono::steady_clock::now();
+}
+
+void Operation::add(std::unique_ptr<Stage> s) {
+  stages_.push_back(s.get());
+  owned_.push_back(std::move(s));
+}
+
+void Operation::add_main() { stages_.push_back(main_run_.get()); }
+
+std::byte* Operation::main_scratch(std::size_t bytes) {
+  if (bytes > scratch_capacity_) {
+    scratch_.reset(new std::byte[bytes]);
+    scratch_capacity_ = bytes;
+  }
+  return scratch_.get();
+}
 
 Progress Operation::progress() {
   if (done_) return Progress::done;
   bool advanced = false;
   try {
     while (current_ < stages_.size()) {
-      Progress p = stages_[current_]->progress();
-      if (p != Progress::done) return (advanced || p == Progress::advanced) ? Progress::advanced
-                                                                             : Progress::idle;
+      const Progress p = stages_[current_]->progress();
+      if (p != Progress::done) {
+        return (advanced || p == Progress::advanced) ? Progress::advanced : Progress::idle;
+      }
       ++current_;
       advanced = true;
     }
@@ -44,17 +73,24 @@ void Operation::fail(std::exception_ptr e) {
   if (done_) return;
   error_ = std::move(e);
   done_ = true;
-  stages_.clear();
+  main_run_->abandon();
+  clear_stages();
 }
 
 void Operation::rethrow_if_failed() const {
   if (error_) std::rethrow_exception(error_);
 }
 
+void Operation::clear_stages() {
+  stages_.clear();
+  owned_.clear();
+  keep_.clear();
+}
+
 void Operation::finish() {
   done_ = true;
-  stages_.clear();
-  double seconds =
+  clear_stages();
+  const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
   CollectiveStats& c = process_.stats.of(kind_);
   c.calls += 1;
@@ -62,6 +98,15 @@ void Operation::finish() {
   c.seconds += seconds;
   if (!algorithm_.empty()) c.algorithm = algorithm_;
   process_.stats.traffic += traffic_;
+}
+
+void Operation::release() {
+  if (--refs_ > 0) return;
+  // Drop what belongs to this use; keep the memory that the next use can reuse.
+  group_.reset();
+  call_ = Call{};
+  error_ = nullptr;
+  process_.recycle(this);
 }
 
 }  // namespace ccl::detail

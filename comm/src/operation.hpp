@@ -1,22 +1,28 @@
-// A collective in flight: a sequence of stages (develop-mode checks, then the schedule) run one
-// after the other. Stages never block in progress(); block() may, and is used when the operation
-// is the only one outstanding. An error in any stage ends the operation and is rethrown to
-// whoever tests or waits on it.
+// A collective in flight: a sequence of stages (develop-mode checks, then the main schedule) run
+// one after the other. Stages never block in progress(); block() may, and is used when the
+// operation is the only one outstanding. An error in any stage ends the operation and is
+// rethrown to whoever tests or waits on it.
+//
+// Operations are pooled per process and reference-counted by their Request and by the engine
+// while active: a repeated collective reuses an operation, its scratch memory and its handle
+// list, so the steady state allocates nothing.
 #pragma once
 
 #include <chrono>
 #include <exception>
 #include <functional>
 #include <memory>
-#include <string>
 #include <vector>
 
+#include "ccl/call.hpp"
 #include "ccl/shape.hpp"
 #include "ccl/stats.hpp"
 
 namespace ccl::detail {
 
 struct Process;
+struct GroupState;
+class ScheduleRun;
 
 enum class Progress { idle, advanced, done };
 
@@ -46,13 +52,26 @@ class LocalStage final : public Stage {
 
 class Operation {
  public:
-  Operation(Process& process, CollKind kind);
+  explicit Operation(Process& process);
   ~Operation();
+  Operation(const Operation&) = delete;
+  Operation& operator=(const Operation&) = delete;
 
-  void add(std::unique_ptr<Stage> s) { stages_.push_back(std::move(s)); }
-  // Keep something alive as long as the operation (scratch, descriptors, kernels).
+  // Ready a pooled operation for a new collective on group g.
+  void begin(CollKind kind, std::shared_ptr<GroupState> g, Call&& call);
+  Call& call() { return call_; }
+  GroupState& group() { return *group_; }
+
+  // An extra stage owned by the operation (develop-mode checks).
+  void add(std::unique_ptr<Stage> s);
+  // The main schedule's stage, kept inline; add_main() appends it.
+  ScheduleRun& main_run() { return *main_run_; }
+  void add_main();
+  // Scratch memory for the main schedule, kept between uses.
+  std::byte* main_scratch(std::size_t bytes);
+  // Keep something alive as long as this use (develop-mode tables, their scratch).
   void keep(std::shared_ptr<void> p) { keep_.push_back(std::move(p)); }
-  void set_algorithm(std::string name) { algorithm_ = std::move(name); }
+  void set_algorithm(std::string_view name) { algorithm_ = name; }
 
   Progress progress();
   void block();
@@ -63,16 +82,27 @@ class Operation {
   TrafficStats& traffic() { return traffic_; }
   Process& process() { return process_; }
 
+  void retain() { ++refs_; }
+  void release();  // back to the pool when the last reference goes
+
  private:
   void finish();
+  void clear_stages();
 
   Process& process_;
-  CollKind kind_;
-  std::string algorithm_;
-  std::vector<std::unique_ptr<Stage>> stages_;
+  CollKind kind_ = CollKind::sync;
+  std::shared_ptr<GroupState> group_;
+  Call call_;
+  std::string_view algorithm_;
+  std::unique_ptr<ScheduleRun> main_run_;
+  std::vector<Stage*> stages_;
+  std::vector<std::unique_ptr<Stage>> owned_;
   std::vector<std::shared_ptr<void>> keep_;
+  std::unique_ptr<std::byte[]> scratch_;
+  std::size_t scratch_capacity_ = 0;
   std::size_t current_ = 0;
   bool done_ = false;
+  int refs_ = 0;
   std::exception_ptr error_;
   TrafficStats traffic_;
   std::chrono::steady_clock::time_point started_;

@@ -1,12 +1,14 @@
 // One member process: an MPI rank, or one simulated member. Holds the group counter behind PGIDs,
-// the engine that progresses its collectives and its statistics.
+// the engine that progresses its collectives, its statistics and its pool of operations.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "ccl/stats.hpp"
+#include "operation.hpp"
 
 namespace ccl::detail {
 
@@ -18,6 +20,22 @@ struct Process {
   std::map<std::vector<int>, std::uint64_t> explicit_forms;  // times each explicit list was formed
   Engine* engine = nullptr;
   Statistics stats;
+
+  // A free operation from the pool, or a new one.
+  Operation* acquire() {
+    if (free_ops.empty()) {
+      all_ops.push_back(std::make_unique<Operation>(*this));
+      return all_ops.back().get();
+    }
+    Operation* op = free_ops.back();
+    free_ops.pop_back();
+    return op;
+  }
+  void recycle(Operation* op) { free_ops.push_back(op); }
+
+ private:
+  std::vector<std::unique_ptr<Operation>> all_ops;
+  std::vector<Operation*> free_ops;
 };
 
 }  // namespace ccl::detail

@@ -6,39 +6,49 @@
 
 namespace ccl {
 
+namespace {
+// Drops the request's reference on scope exit, also when a rethrow leaves the scope.
+struct ReleaseOnExit {
+  detail::Operation* op;
+  ~ReleaseOnExit() { op->release(); }
+};
+}  // namespace
+
+Request::Request(detail::Operation* op) : op_(op) { op_->retain(); }
+
+void Request::finish_wait() noexcept {
+  try {
+    wait();
+  } catch (...) {
+    // A failed collective whose request was dropped: the error goes with the request.
+  }
+}
+
 Request& Request::operator=(Request&& other) noexcept {
   if (this != &other) {
-    if (op_) {
-      try {
-        wait();
-      } catch (...) {
-      }
-    }
-    op_ = std::move(other.op_);
+    if (op_ != nullptr) finish_wait();
+    op_ = std::exchange(other.op_, nullptr);
   }
   return *this;
 }
 
 Request::~Request() {
-  if (!op_) return;
-  try {
-    wait();
-  } catch (...) {
-    // A failed collective whose request was dropped: the error is lost with the request.
-  }
+  if (op_ != nullptr) finish_wait();
 }
 
 bool Request::test() {
-  if (!op_) return true;
+  if (op_ == nullptr) return true;
   if (!op_->done() && !op_->process().engine->test(*op_)) return false;
-  auto op = std::move(op_);  // released even when the rethrow below fires
+  detail::Operation* op = std::exchange(op_, nullptr);
+  const ReleaseOnExit release{op};
   op->rethrow_if_failed();
   return true;
 }
 
 void Request::wait() {
-  if (!op_) return;
-  auto op = std::move(op_);
+  if (op_ == nullptr) return;
+  detail::Operation* op = std::exchange(op_, nullptr);
+  const ReleaseOnExit release{op};
   op->process().engine->wait(*op);
 }
 

@@ -6,8 +6,8 @@ namespace {
 constexpr std::size_t kScratchAlign = 64;  // keeps every scratch slice aligned for any element
 }
 
-ScheduleBuilder::ScheduleBuilder(std::string algorithm) {
-  s_.algorithm = std::move(algorithm);
+ScheduleBuilder::ScheduleBuilder(std::string_view algorithm) {
+  s_.algorithm = algorithm;
   s_.round_begin.push_back(0);
 }
 

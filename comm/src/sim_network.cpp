@@ -4,7 +4,6 @@
 #include <string>
 
 #include "ccl/error.hpp"
-#include "schedule_run.hpp"
 
 namespace ccl::sim {
 
@@ -16,29 +15,7 @@ std::string mismatch(int src, int dst, std::size_t sent, std::size_t expected) {
          std::to_string(expected) + " (the members' calls do not match)";
 }
 
-struct SimEndpoint {
-  using Handle = Network::RecvHandle;
-  Network* net;
-  std::uint64_t channel;
-  int me;
-  std::uint64_t tag;
-
-  void send(int peer, const std::byte* data, std::size_t bytes, std::vector<Handle>&) {
-    net->send(channel, me, peer, tag, data, bytes);
-  }
-  void recv(int peer, std::byte* data, std::size_t bytes, std::vector<Handle>& hs) {
-    hs.push_back(net->recv(channel, peer, me, tag, data, bytes));
-  }
-  bool test_all(std::vector<Handle>& hs) {
-    for (const auto& h : hs) {
-      if (!h->done) return false;
-    }
-    return true;
-  }
-  void wait_all(std::vector<Handle>& hs) {
-    if (!test_all(hs)) throw Error("ccl simulator: a member cannot block; use the engine");
-  }
-};
+Network::PendingRecv* slot(void* h) { return static_cast<Network::PendingRecv*>(h); }
 
 }  // namespace
 
@@ -54,7 +31,7 @@ void Network::send(std::uint64_t channel, int src, int dst, std::uint64_t tag,
   const Key key{channel, tag, src, dst};
   Queue& q = queues_[key];
   if (!q.waiting.empty()) {
-    RecvHandle r = std::move(q.waiting.front());
+    PendingRecv* r = q.waiting.front();
     q.waiting.pop_front();
     if (q.waiting.empty() && q.messages.empty()) queues_.erase(key);
     if (r->bytes != bytes) throw Error(mismatch(src, dst, bytes, r->bytes));
@@ -65,16 +42,26 @@ void Network::send(std::uint64_t channel, int src, int dst, std::uint64_t tag,
   q.messages.emplace_back(data, data + bytes);
 }
 
-Network::RecvHandle Network::recv(std::uint64_t channel, int src, int dst, std::uint64_t tag,
-                                  std::byte* data, std::size_t bytes) {
-  auto r = std::make_shared<PendingRecv>(PendingRecv{data, bytes});
+Network::PendingRecv* Network::recv(std::uint64_t channel, int src, int dst, std::uint64_t tag,
+                                    std::byte* data, std::size_t bytes) {
+  PendingRecv* r = nullptr;
+  if (free_.empty()) {
+    r = &slots_.emplace_back();
+  } else {
+    r = free_.back();
+    free_.pop_back();
+  }
+  *r = PendingRecv{data, bytes, false};
   const Key key{channel, tag, src, dst};
   Queue& q = queues_[key];
   if (!q.messages.empty()) {
     std::vector<std::byte> msg = std::move(q.messages.front());
     q.messages.pop_front();
     if (q.waiting.empty() && q.messages.empty()) queues_.erase(key);
-    if (msg.size() != bytes) throw Error(mismatch(src, dst, msg.size(), bytes));
+    if (msg.size() != bytes) {
+      release(r);
+      throw Error(mismatch(src, dst, msg.size(), bytes));
+    }
     if (bytes > 0) std::memcpy(data, msg.data(), bytes);
     r->done = true;
     return r;
@@ -83,11 +70,37 @@ Network::RecvHandle Network::recv(std::uint64_t channel, int src, int dst, std::
   return r;
 }
 
-std::unique_ptr<detail::Stage> SimChannel::run(std::shared_ptr<const Schedule> schedule,
-                                               const detail::RunContext& ctx) {
-  const std::uint64_t tag = ctx.instance * detail::kPhases + static_cast<std::uint64_t>(ctx.phase);
-  return std::make_unique<detail::ScheduleRun<SimEndpoint>>(
-      SimEndpoint{&net_, channel_, rank_, tag}, std::move(schedule), ctx);
+std::uint64_t SimChannel::tag(std::uint64_t instance, int phase) const {
+  return instance * detail::kPhases + static_cast<std::uint64_t>(phase);
+}
+
+void SimChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
+                      detail::Handles&) {
+  net_.send(channel_, rank_, peer, tag, data, bytes);
+}
+
+void SimChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
+                      detail::Handles& hs) {
+  hs.push_back(net_.recv(channel_, peer, rank_, tag, data, bytes));
+}
+
+bool SimChannel::test_all(detail::Handles& hs) {
+  for (void* h : hs) {
+    if (!slot(h)->done) return false;
+  }
+  return true;
+}
+
+void SimChannel::wait_all(detail::Handles& hs) {
+  if (!test_all(hs)) throw Error("ccl simulator: a member cannot block; use the engine");
+}
+
+void SimChannel::end_round(detail::Handles& hs) {
+  // Only completed slots go back: a pending one is still in a queue (a failed operation).
+  for (void* h : hs) {
+    if (slot(h)->done) net_.release(slot(h));
+  }
+  hs.clear();
 }
 
 }  // namespace ccl::sim

@@ -17,16 +17,17 @@ namespace ccl::sim {
 class Network {
  public:
   struct PendingRecv {
-    std::byte* data;
-    std::size_t bytes;
+    std::byte* data = nullptr;
+    std::size_t bytes = 0;
     bool done = false;
   };
-  using RecvHandle = std::shared_ptr<PendingRecv>;
 
   void send(std::uint64_t channel, int src, int dst, std::uint64_t tag, const std::byte* data,
             std::size_t bytes);
-  RecvHandle recv(std::uint64_t channel, int src, int dst, std::uint64_t tag, std::byte* data,
-                  std::size_t bytes);
+  // A receive slot, done at once if the message is there; give it back with release().
+  PendingRecv* recv(std::uint64_t channel, int src, int dst, std::uint64_t tag, std::byte* data,
+                    std::size_t bytes);
+  void release(PendingRecv* r) { free_.push_back(r); }
 
  private:
   struct Key {
@@ -41,9 +42,11 @@ class Network {
   };
   struct Queue {
     std::deque<std::vector<std::byte>> messages;
-    std::deque<RecvHandle> waiting;
+    std::deque<PendingRecv*> waiting;
   };
   std::unordered_map<Key, Queue, KeyHash> queues_;
+  std::deque<PendingRecv> slots_;  // stable addresses
+  std::vector<PendingRecv*> free_;
 };
 
 // A simulated group's transport: the network, the group's channel and this member's rank in it.
@@ -51,8 +54,14 @@ class SimChannel final : public detail::Channel {
  public:
   SimChannel(Network& net, std::uint64_t channel, int rank)
       : net_(net), channel_(channel), rank_(rank) {}
-  std::unique_ptr<detail::Stage> run(std::shared_ptr<const Schedule> schedule,
-                                     const detail::RunContext& ctx) override;
+  std::uint64_t tag(std::uint64_t instance, int phase) const override;
+  void send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
+            detail::Handles& hs) override;
+  void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
+            detail::Handles& hs) override;
+  bool test_all(detail::Handles& hs) override;
+  void wait_all(detail::Handles& hs) override;
+  void end_round(detail::Handles& hs) override;
 
  private:
   Network& net_;

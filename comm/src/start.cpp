@@ -9,60 +9,71 @@
 #include "develop_check.hpp"
 #include "engine.hpp"
 #include "launch.hpp"
+#include "schedule_run.hpp"
 
 namespace ccl::detail {
 
 namespace {
+
+Binding bind(const std::byte* send, std::byte* recv, std::byte* scratch) {
+  Binding b;
+  b.base[static_cast<int>(Buffer::send)] = const_cast<std::byte*>(send);
+  b.base[static_cast<int>(Buffer::recv)] = recv;
+  b.base[static_cast<int>(Buffer::scratch)] = scratch;
+  return b;
+}
+
 struct Scratch {
   std::unique_ptr<std::byte[]> bytes;
 };
+
 }  // namespace
 
-void add_schedule_stage(Operation& op, GroupState& g, const Shape& shape, const std::byte* send,
-                        std::byte* recv, const ReduceKernel* kernel, std::uint64_t instance,
-                        int phase) {
+void add_main_schedule(Operation& op, const Shape& shape, std::uint64_t instance) {
+  GroupState& g = op.group();
   std::shared_ptr<const Schedule> schedule = g.schedules.get(shape, g.process->stats);
-  RunContext ctx;
-  ctx.binding.base[static_cast<int>(Buffer::send)] = const_cast<std::byte*>(send);
-  ctx.binding.base[static_cast<int>(Buffer::recv)] = recv;
-  if (schedule->scratch_bytes > 0) {
-    auto scratch = std::make_shared<Scratch>();
-    scratch->bytes.reset(new std::byte[schedule->scratch_bytes]);
-    ctx.binding.base[static_cast<int>(Buffer::scratch)] = scratch->bytes.get();
-    op.keep(scratch);
-  }
-  ctx.kernel = kernel;
-  ctx.elem = shape.elem;
-  ctx.instance = instance;
-  ctx.phase = phase;
-  ctx.traffic = &op.traffic();
-  if (phase == 0) op.set_algorithm(schedule->algorithm);
-  op.add(g.channel->run(std::move(schedule), ctx));
+  const Call& c = op.call();
+  std::byte* scratch = schedule->scratch_bytes > 0 ? op.main_scratch(schedule->scratch_bytes) : nullptr;
+  op.set_algorithm(schedule->algorithm);
+  op.main_run().reset(*g.channel, g.channel->tag(instance, 0), std::move(schedule),
+                      bind(c.send, c.recv, scratch), c.kernel ? &c.kernel : nullptr, shape.elem,
+                      op.traffic());
+  op.add_main();
+}
+
+void add_check_schedule(Operation& op, const Shape& shape, const std::byte* send, std::byte* recv,
+                        std::uint64_t instance, int phase) {
+  GroupState& g = op.group();
+  std::shared_ptr<const Schedule> schedule = g.schedules.get(shape, g.process->stats);
+  auto scratch = std::make_shared<Scratch>();
+  scratch->bytes.reset(new std::byte[schedule->scratch_bytes + 1]);
+  auto run = std::make_unique<ScheduleRun>();
+  run->reset(*g.channel, g.channel->tag(instance, phase), std::move(schedule),
+             bind(send, recv, scratch->bytes.get()), nullptr, shape.elem, op.traffic());
+  op.keep(std::move(scratch));
+  op.add(std::move(run));
 }
 
 Request start(const Group& group, Call call) {
   GroupState& g = group.state();
   const int size = static_cast<int>(g.members.size());
   bool in_place = false;
-  std::optional<Problem> problem = check_call(call, size, g.rank, in_place);
+  const std::optional<Problem> problem = check_call(call, size, g.rank, in_place);
   const bool develop = mode() == Mode::develop;
   if (problem && !develop) {
     throw Error("ccl: " + std::string(name(call.kind)) + " on group '" + g.label + "' at rank " +
                 std::to_string(g.rank) + ": " + describe(*problem));
   }
 
-  auto op = std::make_shared<Operation>(*g.process, call.kind);
-  auto kept = std::make_shared<Call>(std::move(call));  // the kernel lives as long as the op
-  op->keep(kept);
-  op->keep(group.shared_state());
+  Operation* op = g.process->acquire();
+  Request request(op);  // owns a reference from here on, also if setting up throws
+  const CollKind kind = call.kind;
+  op->begin(kind, group.shared_state(), std::move(call));
   const std::uint64_t instance = g.instances++;
-  if (develop) add_develop_checks(*op, g, *kept, problem, instance);
-  if (!problem) {
-    add_schedule_stage(*op, g, shape_of(*kept, size, g.rank, in_place), kept->send, kept->recv,
-                       kept->kernel ? &kept->kernel : nullptr, instance, 0);
-  }
-  g.process->engine->add(op);
-  return Request(std::move(op));
+  if (develop) add_develop_checks(*op, problem, instance);
+  if (!problem) add_main_schedule(*op, shape_of(op->call(), size, g.rank, in_place), instance);
+  g.process->engine->add(*op);
+  return request;
 }
 
 }  // namespace ccl::detail

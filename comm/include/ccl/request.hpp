@@ -3,8 +3,8 @@
 // while pending waits for completion (its buffers must outlive it).
 #pragma once
 
-#include <memory>
 #include <span>
+#include <utility>
 
 namespace ccl {
 
@@ -15,8 +15,8 @@ class Operation;
 class Request {
  public:
   Request() = default;
-  explicit Request(std::shared_ptr<detail::Operation> op) : op_(std::move(op)) {}
-  Request(Request&&) noexcept = default;
+  explicit Request(detail::Operation* op);  // takes a reference
+  Request(Request&& other) noexcept : op_(std::exchange(other.op_, nullptr)) {}
   Request& operator=(Request&& other) noexcept;
   Request(const Request&) = delete;
   Request& operator=(const Request&) = delete;
@@ -28,7 +28,8 @@ class Request {
   void wait();
 
  private:
-  std::shared_ptr<detail::Operation> op_;
+  void finish_wait() noexcept;
+  detail::Operation* op_ = nullptr;
 };
 
 void wait_all(std::span<Request> requests);

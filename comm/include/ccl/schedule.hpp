@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
-#include <string>
+#include <string_view>
 #include <vector>
 
 namespace ccl {
@@ -41,7 +41,7 @@ struct Schedule {
   std::vector<Step> steps;
   std::vector<std::uint32_t> round_begin;  // round r is steps [round_begin[r], round_begin[r+1])
   std::size_t scratch_bytes = 0;
-  std::string algorithm;
+  std::string_view algorithm;  // static storage: the name in the algorithm's file
 
   std::size_t rounds() const { return round_begin.empty() ? 0 : round_begin.size() - 1; }
   std::span<const Step> round(std::size_t r) const {
@@ -51,7 +51,7 @@ struct Schedule {
 
 class ScheduleBuilder {
  public:
-  explicit ScheduleBuilder(std::string algorithm);
+  explicit ScheduleBuilder(std::string_view algorithm);  // a literal: it is not copied
 
   // Transfers of zero bytes are dropped: both sides derive the same sizes from the shape.
   void send(int peer, Slice s);

@@ -4,7 +4,7 @@
 
 #include <array>
 #include <cstdint>
-#include <string>
+#include <string_view>
 
 #include "ccl/shape.hpp"
 
@@ -28,7 +28,7 @@ struct CollectiveStats {
   std::uint64_t calls = 0;
   std::uint64_t bytes = 0;  // bytes this process sent for the collective
   double seconds = 0;       // from start to completion, summed over calls
-  std::string algorithm;    // last algorithm used
+  std::string_view algorithm;  // last algorithm used (static storage)
 };
 
 struct Statistics {

@@ -1,0 +1,92 @@
+#include "schedule_run.hpp"
+
+#include <cstring>
+
+namespace ccl::detail {
+
+void ScheduleRun::reset(Channel& channel, std::uint64_t tag,
+                        std::shared_ptr<const Schedule> schedule, const Binding& binding,
+                        const ReduceKernel* kernel, std::size_t elem, TrafficStats& traffic) {
+  channel_ = &channel;
+  tag_ = tag;
+  s_ = std::move(schedule);
+  binding_ = binding;
+  kernel_ = kernel;
+  elem_ = elem;
+  traffic_ = &traffic;
+  handles_.clear();
+  round_ = 0;
+  posted_ = false;
+}
+
+Progress ScheduleRun::progress() {
+  bool advanced = false;
+  while (round_ < s_->rounds()) {
+    if (!posted_) {
+      start_round();
+      advanced = true;
+    }
+    if (!channel_->test_all(handles_)) return advanced ? Progress::advanced : Progress::idle;
+    end_round();
+  }
+  return Progress::done;
+}
+
+void ScheduleRun::block() {
+  while (round_ < s_->rounds()) {
+    if (!posted_) start_round();
+    channel_->wait_all(handles_);
+    end_round();
+  }
+}
+
+void ScheduleRun::abandon() {
+  if (channel_ != nullptr) channel_->end_round(handles_);
+  s_.reset();
+}
+
+void ScheduleRun::start_round() {
+  bool transfers = false;
+  for (const Step& st : s_->round(round_)) {
+    switch (st.kind) {
+      case StepKind::copy: {
+        std::byte* to = binding_.at(st.dst);
+        const std::byte* from = binding_.at(st.src);
+        if (to != from) std::memcpy(to, from, st.src.bytes);
+        break;
+      }
+      case StepKind::reduce: {
+        std::byte* acc = binding_.at(st.dst);
+        const std::byte* in = binding_.at(st.src);
+        const std::size_t n = st.src.bytes / elem_;
+        if (st.incoming_left) {
+          kernel_->apply(in, acc, acc, n);
+        } else {
+          kernel_->apply(acc, in, acc, n);
+        }
+        traffic_->reduce_bytes += st.src.bytes;
+        break;
+      }
+      case StepKind::send:
+        channel_->send(st.peer, tag_, binding_.at(st.src), st.src.bytes, handles_);
+        traffic_->messages += 1;
+        traffic_->bytes += st.src.bytes;
+        transfers = true;
+        break;
+      case StepKind::recv:
+        channel_->recv(st.peer, tag_, binding_.at(st.dst), st.dst.bytes, handles_);
+        transfers = true;
+        break;
+    }
+  }
+  if (transfers) traffic_->rounds += 1;
+  posted_ = true;
+}
+
+void ScheduleRun::end_round() {
+  channel_->end_round(handles_);
+  posted_ = false;
+  ++round_;
+}
+
+}  // namespace ccl::detail
