@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "ccl/cost.hpp"
+
 namespace ccl::detail {
 
 using Handles = std::vector<void*>;
@@ -17,8 +19,9 @@ class Channel {
   virtual ~Channel() = default;
   // The tag of one phase of one collective instance on this group.
   virtual std::uint64_t tag(std::uint64_t instance, int phase) const = 0;
+  // `stamp` is the sender's critical-path clock as the message leaves (used by clocked channels).
   virtual void send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-                    Handles& hs) = 0;
+                    const Cost& stamp, Handles& hs) = 0;
   virtual void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
                     Handles& hs) = 0;
   // True when every transfer in hs completed; never blocks.
@@ -27,6 +30,10 @@ class Channel {
   virtual void wait_all(Handles& hs) = 0;
   // The round is over: release what the handles hold.
   virtual void end_round(Handles& hs) { hs.clear(); }
+  // Clocked channels (the simulator) deliver each message's stamp: the executor then tracks the
+  // critical path. Others return false and never get arrival() calls.
+  virtual bool clocked() const { return false; }
+  virtual Cost arrival(void* /*handle*/) const { return {}; }
 };
 
 // Phases of one collective instance: 0 the main schedule, 1..3 develop-mode checks.

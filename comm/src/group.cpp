@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "ccl/algorithm.hpp"
+#include "ccl/selection.hpp"
 #include "ccl/error.hpp"
 #include "ccl/mode.hpp"
 #include "ccl/reduce_op.hpp"
@@ -49,6 +49,10 @@ std::uint64_t fingerprint(std::string_view text) {
 }
 
 std::shared_ptr<const Schedule> ScheduleCache::get(const Shape& shape, Statistics& stats) {
+  if (epoch_ != selection_epoch()) {  // the model or an override changed: choose afresh
+    map_.clear();
+    epoch_ = selection_epoch();
+  }
   auto it = map_.find(shape);
   if (it != map_.end()) return it->second;
   if (map_.size() >= kCapacity) map_.clear();

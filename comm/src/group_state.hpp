@@ -26,6 +26,7 @@ class ScheduleCache {
  private:
   static constexpr std::size_t kCapacity = 256;
   std::unordered_map<Shape, std::shared_ptr<const Schedule>> map_;
+  unsigned epoch_ = 0;
 };
 
 struct GroupState {

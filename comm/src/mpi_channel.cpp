@@ -71,7 +71,7 @@ std::uint64_t MpiChannel::tag(std::uint64_t instance, int phase) const {
 }
 
 void MpiChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-                      Handles& hs) {
+                      const Cost&, Handles& hs) {
   split(bytes, [&](std::size_t off, int count, MPI_Datatype type) {
     MPI_Request r;
     check_mpi(MPI_Isend(data + off, count, type, peer, static_cast<int>(tag), comm_, &r),

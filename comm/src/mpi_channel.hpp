@@ -20,7 +20,7 @@ class MpiChannel final : public Channel {
 
   std::uint64_t tag(std::uint64_t instance, int phase) const override;
   void send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-            Handles& hs) override;
+            const Cost& stamp, Handles& hs) override;
   void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
             Handles& hs) override;
   bool test_all(Handles& hs) override;

@@ -98,6 +98,7 @@ void Operation::finish() {
   c.seconds += seconds;
   if (!algorithm_.empty()) c.algorithm = algorithm_;
   process_.stats.traffic += traffic_;
+  process_.stats.last_critical_path = main_run_->clock();
 }
 
 void Operation::release() {

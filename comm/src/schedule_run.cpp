@@ -17,6 +17,7 @@ void ScheduleRun::reset(Channel& channel, std::uint64_t tag,
   handles_.clear();
   round_ = 0;
   posted_ = false;
+  clock_ = Cost{};
 }
 
 Progress ScheduleRun::progress() {
@@ -47,6 +48,7 @@ void ScheduleRun::abandon() {
 
 void ScheduleRun::start_round() {
   bool transfers = false;
+  after_sends_ = clock_;  // local steps come first in a round, then sends leave one by one
   for (const Step& st : s_->round(round_)) {
     switch (st.kind) {
       case StepKind::copy: {
@@ -65,10 +67,12 @@ void ScheduleRun::start_round() {
           kernel_->apply(acc, in, acc, n);
         }
         traffic_->reduce_bytes += st.src.bytes;
+        after_sends_.c3 += st.src.bytes;
         break;
       }
       case StepKind::send:
-        channel_->send(st.peer, tag_, binding_.at(st.src), st.src.bytes, handles_);
+        after_sends_ += Cost{1, st.src.bytes, 0};
+        channel_->send(st.peer, tag_, binding_.at(st.src), st.src.bytes, after_sends_, handles_);
         traffic_->messages += 1;
         traffic_->bytes += st.src.bytes;
         transfers = true;
@@ -84,6 +88,10 @@ void ScheduleRun::start_round() {
 }
 
 void ScheduleRun::end_round() {
+  clock_ = after_sends_;
+  if (channel_->clocked()) {
+    for (void* h : handles_) clock_ = longest(clock_, channel_->arrival(h));
+  }
   channel_->end_round(handles_);
   posted_ = false;
   ++round_;

@@ -1,5 +1,10 @@
 // The schedule executor, shared by every transport: each round runs its local steps in order,
 // posts every transfer, then waits for all of them. progress() never blocks; block() may.
+//
+// On a clocked channel it also tracks this member's critical path (C1, C2, C3): reduce steps add
+// their bytes to C3; the k-th send of a round leaves at the round's clock + (k, bytes sent so
+// far in the round) — one send port, used in posting order; the round ends at the maximum of
+// that and the stamps of the messages received.
 #pragma once
 
 #include <memory>
@@ -27,6 +32,7 @@ class ScheduleRun final : public Stage {
   Progress progress() override;
   void block() override;
   void abandon();  // release what a failed run still holds
+  const Cost& clock() const { return clock_; }
 
  private:
   void start_round();
@@ -42,6 +48,8 @@ class ScheduleRun final : public Stage {
   Handles handles_;
   std::size_t round_ = 0;
   bool posted_ = false;
+  Cost clock_;        // critical path up to the current round
+  Cost after_sends_;  // this member's own path once the posted round's sends are out
 };
 
 }  // namespace ccl::detail

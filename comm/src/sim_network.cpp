@@ -27,7 +27,7 @@ std::size_t Network::KeyHash::operator()(const Key& k) const noexcept {
 }
 
 void Network::send(std::uint64_t channel, int src, int dst, std::uint64_t tag,
-                   const std::byte* data, std::size_t bytes) {
+                   const std::byte* data, std::size_t bytes, const Cost& stamp) {
   const Key key{channel, tag, src, dst};
   Queue& q = queues_[key];
   if (!q.waiting.empty()) {
@@ -36,10 +36,11 @@ void Network::send(std::uint64_t channel, int src, int dst, std::uint64_t tag,
     if (q.waiting.empty() && q.messages.empty()) queues_.erase(key);
     if (r->bytes != bytes) throw Error(mismatch(src, dst, bytes, r->bytes));
     if (bytes > 0) std::memcpy(r->data, data, bytes);
+    r->stamp = stamp;
     r->done = true;
     return;
   }
-  q.messages.emplace_back(data, data + bytes);
+  q.messages.push_back(Message{std::vector<std::byte>(data, data + bytes), stamp});
 }
 
 Network::PendingRecv* Network::recv(std::uint64_t channel, int src, int dst, std::uint64_t tag,
@@ -51,18 +52,19 @@ Network::PendingRecv* Network::recv(std::uint64_t channel, int src, int dst, std
     r = free_.back();
     free_.pop_back();
   }
-  *r = PendingRecv{data, bytes, false};
+  *r = PendingRecv{data, bytes, false, Cost{}};
   const Key key{channel, tag, src, dst};
   Queue& q = queues_[key];
   if (!q.messages.empty()) {
-    std::vector<std::byte> msg = std::move(q.messages.front());
+    Message msg = std::move(q.messages.front());
     q.messages.pop_front();
     if (q.waiting.empty() && q.messages.empty()) queues_.erase(key);
-    if (msg.size() != bytes) {
+    if (msg.data.size() != bytes) {
       release(r);
-      throw Error(mismatch(src, dst, msg.size(), bytes));
+      throw Error(mismatch(src, dst, msg.data.size(), bytes));
     }
-    if (bytes > 0) std::memcpy(data, msg.data(), bytes);
+    if (bytes > 0) std::memcpy(data, msg.data.data(), bytes);
+    r->stamp = msg.stamp;
     r->done = true;
     return r;
   }
@@ -75,9 +77,11 @@ std::uint64_t SimChannel::tag(std::uint64_t instance, int phase) const {
 }
 
 void SimChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-                      detail::Handles&) {
-  net_.send(channel_, rank_, peer, tag, data, bytes);
+                      const Cost& stamp, detail::Handles&) {
+  net_.send(channel_, rank_, peer, tag, data, bytes, stamp);
 }
+
+Cost SimChannel::arrival(void* handle) const { return slot(handle)->stamp; }
 
 void SimChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
                       detail::Handles& hs) {

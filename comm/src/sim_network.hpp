@@ -20,10 +20,11 @@ class Network {
     std::byte* data = nullptr;
     std::size_t bytes = 0;
     bool done = false;
+    Cost stamp;  // the sender's clock carried by the message
   };
 
   void send(std::uint64_t channel, int src, int dst, std::uint64_t tag, const std::byte* data,
-            std::size_t bytes);
+            std::size_t bytes, const Cost& stamp);
   // A receive slot, done at once if the message is there; give it back with release().
   PendingRecv* recv(std::uint64_t channel, int src, int dst, std::uint64_t tag, std::byte* data,
                     std::size_t bytes);
@@ -40,8 +41,12 @@ class Network {
   struct KeyHash {
     std::size_t operator()(const Key& k) const noexcept;
   };
+  struct Message {
+    std::vector<std::byte> data;
+    Cost stamp;
+  };
   struct Queue {
-    std::deque<std::vector<std::byte>> messages;
+    std::deque<Message> messages;
     std::deque<PendingRecv*> waiting;
   };
   std::unordered_map<Key, Queue, KeyHash> queues_;
@@ -56,12 +61,14 @@ class SimChannel final : public detail::Channel {
       : net_(net), channel_(channel), rank_(rank) {}
   std::uint64_t tag(std::uint64_t instance, int phase) const override;
   void send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-            detail::Handles& hs) override;
+            const Cost& stamp, detail::Handles& hs) override;
   void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
             detail::Handles& hs) override;
   bool test_all(detail::Handles& hs) override;
   void wait_all(detail::Handles& hs) override;
   void end_round(detail::Handles& hs) override;
+  bool clocked() const override { return true; }
+  Cost arrival(void* handle) const override;
 
  private:
   Network& net_;

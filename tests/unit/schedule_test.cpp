@@ -1,7 +1,7 @@
 // Schedule building rules and block layouts.
 #include <gtest/gtest.h>
 
-#include "ccl/algorithm.hpp"
+#include "ccl/selection.hpp"
 #include "ccl/schedule.hpp"
 #include "ccl/shape.hpp"
 
@@ -76,8 +76,8 @@ TEST(Catalog, EveryKindHasAnAlgorithm) {
     s.count = 2;
     if (ccl::is_vector_form(s.kind)) s.counts = {1, 2, 0, 3, 1};
     if (s.kind == ccl::CollKind::indexv) s.recv_counts = {2, 2, 2, 2, 2};
-    const ccl::Algorithm& a = ccl::select_algorithm(s);
-    EXPECT_EQ(a.kind, ccl::base_kind(s.kind));
+    const ccl::Choice c = ccl::select(s);
+    EXPECT_EQ(c.algorithm->kind, ccl::base_kind(s.kind));
     EXPECT_FALSE(ccl::build_schedule(s).algorithm.empty());
   }
 }

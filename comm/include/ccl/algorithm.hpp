@@ -1,31 +1,55 @@
-// The algorithm catalog: each entry builds the schedule of one collective for a given shape.
-// One algorithm per file under comm/src/algorithms/, each with its cost in its header comment;
-// adding an algorithm is adding its file and its line in catalog.cpp.
+// The algorithm catalog. Each algorithm builds the schedule of one collective for a shape and
+// parameters, states its exact cost (C1, C2, C3 of the whole collective: the maximum over the
+// members' critical paths, as the simulator measures them), and lists the parameter settings
+// worth considering for a shape. One algorithm per file under comm/src/algorithms/, with its cost
+// and a sketch in the header comment; adding one is adding its file and its line in catalog.cpp.
 #pragma once
 
 #include <span>
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include "ccl/cost.hpp"
 #include "ccl/schedule.hpp"
 #include "ccl/shape.hpp"
 
 namespace ccl {
 
+// Tunable parameters; each algorithm uses the ones it needs.
+struct Params {
+  int k = 0;                // radix (index), depth of the CCL combine hybrid
+  std::size_t segment = 0;  // bytes per pipeline segment
+  std::vector<int> mesh;    // logical mesh d1 x ... x dk of an InterCom hybrid
+  std::string plan;         // its stages, one letter each, e.g. "SSMCC"
+  friend bool operator==(const Params&, const Params&) = default;
+  bool empty_params() const { return *this == Params{}; }
+};
+
+// "k=4", "seg=65536", "mesh=5x6,plan=SSCC" ("" for none), and back; parse throws ccl::Error.
+std::string to_string(const Params& p);
+Params parse_params(std::string_view text);
+
 struct Algorithm {
   std::string_view name;
-  CollKind kind;  // the fixed-size kind; an algorithm also serves its vector form (concat/concatv)
-  Schedule (*build)(const Shape&);
+  CollKind kind;  // the fixed-size kind; an algorithm may also serve its vector form
+  Schedule (*build)(const Shape&, const Params&);
+  Cost (*cost)(const Shape&, const Params&);
+  // Settings selection considers for the shape (rank-independent); empty: does not apply.
+  std::vector<Params> (*candidates)(const Shape&);
+};
+
+struct Choice {
+  const Algorithm* algorithm = nullptr;
+  Params params;
+  std::string str() const;  // "name" or "name:params"
 };
 
 // The fixed-size kind of a vector form (concatv -> concat); other kinds map to themselves.
 CollKind base_kind(CollKind k);
 
-std::span<const Algorithm> catalog();
-
-// The algorithm used for a shape.
-const Algorithm& select_algorithm(const Shape& shape);
-
-// Build the schedule of a shape with the selected algorithm.
-Schedule build_schedule(const Shape& shape);
+std::span<const Algorithm* const> catalog();
+// The algorithm of that name serving kind k (or its base kind), or nullptr.
+const Algorithm* find_algorithm(CollKind k, std::string_view name);
 
 }  // namespace ccl

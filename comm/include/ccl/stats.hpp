@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ccl/cost.hpp"
 #include "ccl/shape.hpp"
 
 namespace ccl {
@@ -34,6 +35,7 @@ struct CollectiveStats {
 struct Statistics {
   TrafficStats traffic;
   std::uint64_t schedules_built = 0;  // schedules built; repeated shapes reuse theirs
+  Cost last_critical_path;  // simulator only: C1, C2, C3 this member saw in its last collective
   std::array<CollectiveStats, kCollKinds> collectives{};
   const CollectiveStats& of(CollKind k) const { return collectives[static_cast<int>(k)]; }
   CollectiveStats& of(CollKind k) { return collectives[static_cast<int>(k)]; }

@@ -1,27 +1,25 @@
-// The algorithm catalog and selection. Today one algorithm per collective; selection takes the
-// first entry for the shape's kind.
+// The algorithm catalog: every algorithm the selector may choose from, one line each.
 #include <array>
 
-#include "builders.hpp"
-#include "ccl/algorithm.hpp"
 #include "ccl/error.hpp"
+#include "common.hpp"
 
 namespace ccl {
 
 namespace {
 using namespace algorithms;
-constexpr std::array<Algorithm, 10> kCatalog{{
-    {"binomial", CollKind::bcast, bcast_binomial},
-    {"binomial", CollKind::reduce, reduce_binomial},
-    {"recursive_doubling", CollKind::combine, combine_recursive_doubling},
-    {"binomial", CollKind::scatter, scatter_binomial},
-    {"binomial", CollKind::gather, gather_binomial},
-    {"bruck", CollKind::concat, concat_bruck},
-    {"pairwise", CollKind::index, index_pairwise},
-    {"recursive_doubling", CollKind::prefix, prefix_recursive_doubling},
-    {"direct", CollKind::shift, shift_direct},
-    {"dissemination", CollKind::sync, sync_dissemination},
-}};
+constexpr std::array<const Algorithm*, 10> kCatalog{
+    &bcast_binomial,
+    &reduce_binomial,
+    &combine_recursive_doubling,
+    &scatter_binomial,
+    &gather_binomial,
+    &concat_bruck,
+    &index_pairwise,
+    &prefix_recursive_doubling,
+    &shift_direct,
+    &sync_dissemination,
+};
 }  // namespace
 
 CollKind base_kind(CollKind k) {
@@ -34,16 +32,13 @@ CollKind base_kind(CollKind k) {
   }
 }
 
-std::span<const Algorithm> catalog() { return kCatalog; }
+std::span<const Algorithm* const> catalog() { return kCatalog; }
 
-const Algorithm& select_algorithm(const Shape& shape) {
-  const CollKind k = base_kind(shape.kind);
-  for (const Algorithm& a : kCatalog) {
-    if (a.kind == k) return a;
+const Algorithm* find_algorithm(CollKind k, std::string_view name) {
+  for (const Algorithm* a : kCatalog) {
+    if (a->kind == base_kind(k) && a->name == name) return a;
   }
-  throw Error("ccl: no algorithm for " + std::string(name(shape.kind)));
+  return nullptr;
 }
-
-Schedule build_schedule(const Shape& shape) { return select_algorithm(shape).build(shape); }
 
 }  // namespace ccl

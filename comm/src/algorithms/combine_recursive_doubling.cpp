@@ -1,8 +1,8 @@
 // Combine (allreduce) by recursive doubling, with the fix-up for n not a power of two.
 //
-// Cost for n members, m bytes, p = 2^floor(log2 n), r = n − p:
-//   C1 = log2 p + 2·[r > 0] steps, C2 = C1·m, C3 = (p·log2 p + 2r)·m bytes moved;
-//   reduce work log2 p·m (+ m on the fix-up members) on the critical path.
+// Cost for n members, m bytes, p = 2^floor(log2 n), L = log2 p:
+//   n = p:  C1 = L, C2 = L·m, C3 = L·m;
+//   n > p:  C1 = L + 2, C2 = (L + 2)·m, C3 = (L + 1)·m (the fold before and the hand-back after).
 //
 // The first 2r members pair up: even 2i sends to 2i+1, which folds (x_2i op x_2i+1). The p
 // survivors then exchange with the partner at distance 1, 2, 4, ... in survivor numbering, the
@@ -12,11 +12,13 @@
 //   n = 6 (r = 2):  0─►1  2─►3  |  {1,3,4,5}: 1◄►3 4◄►5 | 1◄►4 3◄►5 |  1─►0  3─►2
 //
 // Every member ends with bitwise-identical results, in rank order for any associative operator.
-#include "builders.hpp"
+#include "common.hpp"
 
 namespace ccl::algorithms {
 
-Schedule combine_recursive_doubling(const Shape& s) {
+namespace {
+
+Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("recursive_doubling");
   const int n = s.size;
   const int r = s.rank;
@@ -62,5 +64,17 @@ Schedule combine_recursive_doubling(const Shape& s) {
   }
   return b.finish();
 }
+
+Cost cost(const Shape& s, const Params&) {
+  const std::uint64_t m = u64(s.vector_bytes());
+  if (m == 0 || s.size == 1) return {};
+  const std::uint64_t levels = u64(ceil_log2(s.size + 1) - 1);  // log2 of the largest power of 2 <= n
+  if ((1 << levels) == s.size) return {levels, levels * m, levels * m};
+  return {levels + 2, (levels + 2) * m, (levels + 1) * m};
+}
+
+}  // namespace
+
+const Algorithm combine_recursive_doubling{"recursive_doubling", CollKind::combine, build, cost, no_params};
 
 }  // namespace ccl::algorithms

@@ -11,11 +11,13 @@
 //   n = 5, member 0 holds:   [0] ─step0─► [0 1] ─step1─► [0 1 2 3] ─step2 (1 block)─► [0 1 2 3 4]
 //
 // Block sizes may differ per member (concatv); every member knows all counts.
-#include "builders.hpp"
+#include "common.hpp"
 
 namespace ccl::algorithms {
 
-Schedule concat_bruck(const Shape& s) {
+namespace {
+
+Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("bruck");
   const int n = s.size;
   const int r = s.rank;
@@ -38,5 +40,30 @@ Schedule concat_bruck(const Shape& s) {
   }
   return b.finish();
 }
+
+Cost cost(const Shape& s, const Params&) {
+  const int n = s.size;
+  const BlockLayout abs(s);
+  std::vector<Cost> t(static_cast<std::size_t>(n)), next(t.size());
+  for (int dist = 1; dist < n; dist <<= 1) {
+    const int len = std::min(dist, n - dist);
+    for (int r = 0; r < n; ++r) {
+      const std::size_t out = abs.cyclic_bytes(r, len);
+      const int from = mod(r + dist, n);
+      const std::size_t in = abs.cyclic_bytes(from, len);
+      Cost c = out > 0 ? plus_message(t[static_cast<std::size_t>(r)], out) : t[static_cast<std::size_t>(r)];
+      if (in > 0) c = longest(c, plus_message(t[static_cast<std::size_t>(from)], in));
+      next[static_cast<std::size_t>(r)] = c;
+    }
+    t.swap(next);
+  }
+  Cost worst;
+  for (const Cost& c : t) worst = longest(worst, c);
+  return worst;
+}
+
+}  // namespace
+
+const Algorithm concat_bruck{"bruck", CollKind::concat, build, cost, no_params};
 
 }  // namespace ccl::algorithms

@@ -1,7 +1,8 @@
 // Gather (and gatherv) along a binomial tree rooted at `root`: scatter run backwards.
 //
-// Cost for n members, blocks of b bytes: C1 = ceil(log2 n) steps, C2 = (n−1)·b bytes arriving at
-// the root, C3 = b·(sum over members of their depth) ≈ (n·b·log2 n)/2.
+// Cost for n members, blocks of b bytes: messages from children arrive in parallel, so the
+// critical path is the deepest chain: C1 = max popcount(v) over v < n (= ceil(log2 n) for
+// n = 2^k), C2 = the bytes along that chain, C3 = 0; cost() walks the tree.
 //
 // Member v collects the blocks of its subtree [v, v + min(lowbit(v), n − v)) in relative order:
 // its own block, then one message from each child v + 1, v + 2, v + 4, ... (posted together),
@@ -14,11 +15,13 @@
 // order into rank order at the end (one copy of n·b bytes).
 #include <vector>
 
-#include "builders.hpp"
+#include "common.hpp"
 
 namespace ccl::algorithms {
 
-Schedule gather_binomial(const Shape& s) {
+namespace {
+
+Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("binomial");
   const int n = s.size;
   const int v = mod(s.rank - s.root, n);
@@ -53,5 +56,29 @@ Schedule gather_binomial(const Shape& s) {
   }
   return b.finish();
 }
+
+Cost cost(const Shape& s, const Params&) {
+  const int n = s.size;
+  const std::vector<std::size_t> rel = relative_offsets(BlockLayout(s), s.root, n);
+  // Relative members in decreasing order: children are handled before their parent.
+  std::vector<Cost> sent(static_cast<std::size_t>(n));
+  Cost worst;
+  for (int v = n - 1; v >= 0; --v) {
+    const int subtree = v == 0 ? n : std::min(lowest_bit(v), n - v);
+    Cost t;
+    for (int mask = 1; mask < subtree && v + mask < n; mask <<= 1) {
+      t = longest(t, sent[static_cast<std::size_t>(v + mask)]);
+    }
+    const std::size_t bytes = rel[static_cast<std::size_t>(v + subtree)] - rel[static_cast<std::size_t>(v)];
+    if (v != 0 && bytes > 0) t = plus_message(t, bytes);
+    sent[static_cast<std::size_t>(v)] = t;
+    worst = longest(worst, t);
+  }
+  return worst;
+}
+
+}  // namespace
+
+const Algorithm gather_binomial{"binomial", CollKind::gather, build, cost, no_params};
 
 }  // namespace ccl::algorithms

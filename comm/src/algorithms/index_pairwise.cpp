@@ -9,11 +9,13 @@
 //   n = 4:  step 1: 0→1 1→2 2→3 3→0    step 2: 0→2 1→3 2→0 3→1    step 3: 0→3 1→0 2→1 3→2
 //
 // In place (send and recv the same memory) the send buffer is first copied to scratch.
-#include "builders.hpp"
+#include "common.hpp"
 
 namespace ccl::algorithms {
 
-Schedule index_pairwise(const Shape& s) {
+namespace {
+
+Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("pairwise");
   const int n = s.size;
   const int r = s.rank;
@@ -35,5 +37,19 @@ Schedule index_pairwise(const Shape& s) {
   }
   return b.finish();
 }
+
+Cost cost(const Shape& s, const Params&) {
+  // Rank-independent: blocks of the average size (exact for index; indexv only has its own row).
+  const int n = s.size;
+  std::size_t total = 0;
+  for (int i = 0; i < n; ++i) total += s.block_bytes(i);
+  const std::uint64_t b = u64(total / static_cast<std::size_t>(n));
+  if (b == 0 || n == 1) return {};
+  return {u64(n - 1), u64(n - 1) * b, 0};
+}
+
+}  // namespace
+
+const Algorithm index_pairwise{"pairwise", CollKind::index, build, cost, no_params};
 
 }  // namespace ccl::algorithms

@@ -1,12 +1,12 @@
 // Reduce along a binomial tree: the broadcast tree run backwards.
 //
-// Cost for n members and m bytes: C1 = ceil(log2 n) steps (one more when the operator is not
-// commutative and root ≠ 0), C2 = ceil(log2 n)·m, C3 = (n−1)·m bytes moved and (n−1)·m bytes
-// reduced in all, at most ceil(log2 n)·m on one member.
+// Cost for n members and m bytes: computed by walking the tree (cost() below): a member's
+// result leaves at the latest of its children's arrivals, each followed by folding it in; for
+// n = 2^k it is C1 = k, C2 = k·m, C3 = k·m. Not commutative and root ≠ 0: one more hop.
 //
-// Member v receives the partial results of its children v + 1, v + 2, v + 4, ... (all posted at
-// once), folds them in that order — each child covers the next higher block of ranks — and sends
-// the result to v − lowbit(v):
+// Member v receives the partial results of its children v + 1, v + 2, v + 4, ... one per step,
+// folding each in as the next arrives — each child covers the next higher block of ranks — and
+// sends the result to v − lowbit(v):
 //
 //   n = 6:   1 ──► 0     3 ──► 2     5 ──► 4        (leaves)
 //            2 ──► 0                                  (after folding 3)
@@ -14,11 +14,22 @@
 //
 // Rank order is kept by folding in ascending rank: with a commutative operator the tree is
 // rotated to the root; otherwise it is rooted at rank 0, which forwards the result to the root.
-#include "builders.hpp"
+#include <vector>
+
+#include "common.hpp"
 
 namespace ccl::algorithms {
 
-Schedule reduce_binomial(const Shape& s) {
+namespace {
+
+// Children of relative member v in folding order.
+std::vector<int> children(int v, int n) {
+  std::vector<int> c;
+  for (int j = 1; j < n && !(v & j) && v + j < n; j <<= 1) c.push_back(v + j);
+  return c;
+}
+
+Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("binomial");
   const int n = s.size;
   const std::size_t m = s.vector_bytes();
@@ -27,21 +38,17 @@ Schedule reduce_binomial(const Shape& s) {
   const int v = mod(s.rank - tree_root, n);
   const bool result_here = s.rank == s.root;
   const Slice send{Buffer::send, 0, m};
+  const std::vector<int> kids = children(v, n);
 
-  int children = 0;
-  while ((1 << children) < n && !(v & (1 << children)) && v + (1 << children) < n) ++children;
-
-  if (children == 0 && v != 0) {  // a leaf sends its own vector
+  if (kids.empty() && v != 0) {  // a leaf sends its own vector
     b.send(mod(v - lowest_bit(v) + tree_root, n), send);
   } else {
     const Slice acc = (v == 0 && result_here) ? Slice{Buffer::recv, 0, m} : b.scratch(m);
-    const Slice incoming = b.scratch(m * static_cast<std::size_t>(children));
+    const Slice incoming = b.scratch(m);
     b.copy(send, acc);
-    for (int j = 0; j < children; ++j) {
-      b.recv(mod(v + (1 << j) + tree_root, n), incoming.sub(static_cast<std::size_t>(j) * m, m));
-    }
-    for (int j = 0; j < children; ++j) {
-      b.reduce(incoming.sub(static_cast<std::size_t>(j) * m, m), acc, false);
+    for (int child : kids) {
+      b.recv(mod(child + tree_root, n), incoming);
+      b.reduce(incoming, acc, false);  // next round, before the next child's receive is posted
     }
     if (v != 0) {
       b.send(mod(v - lowest_bit(v) + tree_root, n), acc);
@@ -55,5 +62,31 @@ Schedule reduce_binomial(const Shape& s) {
   }
   return b.finish();
 }
+
+Cost cost(const Shape& s, const Params&) {
+  const int n = s.size;
+  const std::size_t m = s.vector_bytes();
+  if (m == 0) return {};
+  std::vector<Cost> sent(static_cast<std::size_t>(n));  // stamp of v's message to its parent
+  Cost worst;
+  for (int v = n - 1; v >= 0; --v) {
+    Cost t;
+    const std::vector<int> kids = children(v, n);
+    for (std::size_t i = 0; i < kids.size(); ++i) {
+      if (i > 0) t.c3 += u64(m);  // folding the previous child
+      t = longest(t, sent[static_cast<std::size_t>(kids[i])]);
+    }
+    if (!kids.empty()) t.c3 += u64(m);
+    const bool forwards = v == 0 && !(s.commutative || s.root == 0) && n > 1;
+    if (v != 0 || forwards) t = plus_message(t, m);
+    sent[static_cast<std::size_t>(v)] = t;
+    worst = longest(worst, t);
+  }
+  return worst;
+}
+
+}  // namespace
+
+const Algorithm reduce_binomial{"binomial", CollKind::reduce, build, cost, no_params};
 
 }  // namespace ccl::algorithms

@@ -1,7 +1,8 @@
 // Scatter (and scatterv) along a binomial tree rooted at `root`.
 //
-// Cost for n members, blocks of b bytes (m = n·b at the root): C1 = ceil(log2 n) steps,
-// C2 = (n−1)·b bytes leaving the root, C3 = b·(sum over members of their depth) ≈ (m log2 n)/2.
+// Cost for n members, blocks of b bytes: C1 = ceil(log2 n) (the root's sends, one after
+// another), C2 = (n−1)·b (all of it leaves the root), C3 = 0; cost() walks the tree, so uneven
+// blocks (scatterv) are costed exactly too.
 //
 // Relative ranks v = (rank − root) mod n; member v owns the blocks of its subtree
 // [v, v + min(lowbit(v), n − v)) in relative order. It receives them from its parent in one
@@ -15,11 +16,13 @@
 // Block sizes may differ per member (scatterv): every member knows all counts.
 #include <vector>
 
-#include "builders.hpp"
+#include "common.hpp"
 
 namespace ccl::algorithms {
 
-Schedule scatter_binomial(const Shape& s) {
+namespace {
+
+Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("binomial");
   const int n = s.size;
   const int v = mod(s.rank - s.root, n);
@@ -63,5 +66,34 @@ Schedule scatter_binomial(const Shape& s) {
   b.copy(held.sub(0, abs.bytes(s.rank)), mine);
   return b.finish();
 }
+
+Cost cost(const Shape& s, const Params&) {
+  const int n = s.size;
+  const std::vector<std::size_t> rel = relative_offsets(BlockLayout(s), s.root, n);
+  // Relative members in increasing order: a parent is always handled before its children.
+  std::vector<Cost> arrival(static_cast<std::size_t>(n));
+  Cost worst;
+  for (int v = 0; v < n; ++v) {
+    Cost t = arrival[static_cast<std::size_t>(v)];
+    const int subtree = v == 0 ? n : std::min(lowest_bit(v), n - v);
+    int mask = 1;
+    while (mask < subtree) mask <<= 1;
+    for (mask >>= 1; mask > 0; mask >>= 1) {
+      const int child = v + mask;
+      if (child >= n) continue;
+      const int len = std::min(mask, n - child);
+      const std::size_t bytes = rel[static_cast<std::size_t>(child + len)] - rel[static_cast<std::size_t>(child)];
+      if (bytes == 0) continue;
+      t = plus_message(t, bytes);
+      arrival[static_cast<std::size_t>(child)] = t;
+    }
+    worst = longest(worst, t);
+  }
+  return worst;
+}
+
+}  // namespace
+
+const Algorithm scatter_binomial{"binomial", CollKind::scatter, build, cost, no_params};
 
 }  // namespace ccl::algorithms

@@ -5,11 +5,13 @@
 //   n = 4, d = 1:   0 ──► 1 ──► 2 ──► 3 ──► 0
 //
 // In place (send and recv the same memory) the vector is first copied to scratch.
-#include "builders.hpp"
+#include "common.hpp"
 
 namespace ccl::algorithms {
 
-Schedule shift_direct(const Shape& s) {
+namespace {
+
+Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("direct");
   const int n = s.size;
   const int d = mod(s.distance, n);
@@ -29,5 +31,15 @@ Schedule shift_direct(const Shape& s) {
   b.recv(mod(s.rank - d, n), dst);
   return b.finish();
 }
+
+Cost cost(const Shape& s, const Params&) {
+  const std::size_t m = s.vector_bytes();
+  if (m == 0 || mod(s.distance, s.size) == 0) return {};
+  return {1, u64(m), 0};
+}
+
+}  // namespace
+
+const Algorithm shift_direct{"direct", CollKind::shift, build, cost, no_params};
 
 }  // namespace ccl::algorithms

@@ -6,11 +6,13 @@
 // member has heard, directly or not, from every other:
 //
 //   n = 5:  j=0: i→i+1   j=1: i→i+2   j=2: i→i+4     (mod 5)
-#include "builders.hpp"
+#include "common.hpp"
 
 namespace ccl::algorithms {
 
-Schedule sync_dissemination(const Shape& s) {
+namespace {
+
+Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("dissemination");
   for (int dist = 1; dist < s.size; dist <<= 1) {
     b.send_token(mod(s.rank + dist, s.size));
@@ -19,5 +21,11 @@ Schedule sync_dissemination(const Shape& s) {
   }
   return b.finish();
 }
+
+Cost cost(const Shape& s, const Params&) { return {u64(ceil_log2(s.size)), 0, 0}; }
+
+}  // namespace
+
+const Algorithm sync_dissemination{"dissemination", CollKind::sync, build, cost, no_params};
 
 }  // namespace ccl::algorithms

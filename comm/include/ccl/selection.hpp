@@ -1,0 +1,64 @@
+// Model-driven algorithm selection. A machine model (α start-up seconds, β seconds per byte,
+// γ seconds per reduced byte) turns each candidate's (C1, C2, C3) into a predicted time; the
+// least wins. Overrides, strongest first:
+//   set_override(kind, "name[:params]")            (API, e.g. from a test)
+//   CCL_ALGO_<COLL>=name[:params]                  (environment, e.g. CCL_ALGO_CONCAT=ring)
+//   CCL_ALGO_FILE=path with lines "concat = ring"  ('#' starts a comment)
+// The model comes from CCL_MODEL=path (written by ccl-calibrate), else a built-in default.
+// Selection depends only on the shape seen by every member, never on the member's rank, so all
+// members of a group choose the same algorithm.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ccl/algorithm.hpp"
+
+namespace ccl {
+
+struct MachineModel {
+  double alpha = 0;  // seconds per start-up
+  double beta = 0;   // seconds per byte sent
+  double gamma = 0;  // seconds per byte reduced
+  std::string source;
+  double predict(const Cost& c) const {
+    return alpha * static_cast<double>(c.c1) + beta * static_cast<double>(c.c2) +
+           gamma * static_cast<double>(c.c3);
+  }
+};
+
+MachineModel default_machine_model();
+// Reads "alpha <s>", "beta <s/byte>", "gamma <s/byte>" lines; errors name file:line.
+MachineModel load_machine_model(const std::string& path);
+void save_machine_model(const MachineModel& m, const std::string& path);
+const MachineModel& machine_model();
+void set_machine_model(const MachineModel& m);
+
+struct Candidate {
+  Choice choice;
+  Cost cost;
+  double seconds = 0;  // predicted
+};
+
+// Every applicable algorithm and setting for the shape, least predicted time first.
+std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& model);
+
+// What runs for the shape: an override if one is set for its kind, else the best candidate.
+Choice select(const Shape& shape);
+// Why: "override CCL_ALGO_CONCAT", "least predicted time", ...
+std::string selection_reason(const Shape& shape);
+
+// "name[:params]" for a kind; an empty spec removes the API override.
+void set_override(CollKind kind, std::string_view spec);
+Choice parse_choice(CollKind kind, std::string_view spec);
+
+// Changes whenever the model or an override changes: cached schedules older than it are stale.
+unsigned selection_epoch();
+
+// Build the schedule of the selected choice.
+Schedule build_schedule(const Shape& shape);
+Schedule build_schedule(const Shape& shape, const Choice& choice);
+
+}  // namespace ccl

@@ -1,0 +1,49 @@
+// Helpers shared by the algorithm files, and the catalog's entries.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ccl/algorithm.hpp"
+#include "ccl/schedule.hpp"
+#include "ccl/shape.hpp"
+
+namespace ccl::algorithms {
+
+inline int lowest_bit(int v) { return v & -v; }
+inline int mod(int a, int n) { return ((a % n) + n) % n; }
+inline int ceil_log2(int n) {
+  int k = 0;
+  while ((1 << k) < n) ++k;
+  return k;
+}
+inline std::uint64_t u64(std::size_t v) { return static_cast<std::uint64_t>(v); }
+
+// Byte offsets of blocks in relative order (relative block j is member (j + root) mod n):
+// entry j is the size of relative blocks [0, j); n + 1 entries.
+inline std::vector<std::size_t> relative_offsets(const BlockLayout& abs, int root, int n) {
+  std::vector<std::size_t> rel(static_cast<std::size_t>(n) + 1, 0);
+  for (int j = 0; j < n; ++j) {
+    rel[static_cast<std::size_t>(j) + 1] = rel[static_cast<std::size_t>(j)] + abs.bytes(mod(j + root, n));
+  }
+  return rel;
+}
+
+// The single setting of an algorithm without parameters.
+inline std::vector<Params> no_params(const Shape&) { return {Params{}}; }
+
+// A message leaving after `c`: one more start-up and its bytes.
+inline Cost plus_message(Cost c, std::size_t bytes) { return c + Cost{1, u64(bytes), 0}; }
+
+extern const Algorithm bcast_binomial;
+extern const Algorithm reduce_binomial;
+extern const Algorithm combine_recursive_doubling;
+extern const Algorithm scatter_binomial;
+extern const Algorithm gather_binomial;
+extern const Algorithm concat_bruck;
+extern const Algorithm index_pairwise;
+extern const Algorithm prefix_recursive_doubling;
+extern const Algorithm shift_direct;
+extern const Algorithm sync_dissemination;
+
+}  // namespace ccl::algorithms

@@ -1,0 +1,256 @@
+// Model-driven selection: machine model, overrides and the choice for a shape.
+#include "ccl/selection.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "ccl/error.hpp"
+
+namespace ccl {
+
+namespace {
+
+unsigned epoch = 1;
+
+// ---- machine model ----
+
+MachineModel initial_model() {
+  const char* path = std::getenv("CCL_MODEL");
+  if (path != nullptr && *path != '\0') return load_machine_model(path);
+  return default_machine_model();
+}
+
+MachineModel& model_ref() {
+  static MachineModel m = initial_model();
+  return m;
+}
+
+// ---- overrides ----
+
+std::string upper(std::string_view s) {
+  std::string u(s);
+  for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return u;
+}
+
+std::optional<CollKind> kind_named(std::string_view text) {
+  for (int k = 0; k < kCollKinds; ++k) {
+    if (upper(name(static_cast<CollKind>(k))) == upper(text)) return static_cast<CollKind>(k);
+  }
+  return std::nullopt;
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return {};
+  return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
+}
+
+struct Override {
+  Choice choice;
+  std::string origin;  // "CCL_ALGO_CONCAT", "file.txt:3", "API"
+};
+
+using OverrideTable = std::map<CollKind, Override>;
+
+OverrideTable file_overrides() {
+  OverrideTable t;
+  const char* path = std::getenv("CCL_ALGO_FILE");
+  if (path == nullptr || *path == '\0') return t;
+  std::ifstream in(path);
+  if (!in) throw Error(std::string("ccl: cannot read CCL_ALGO_FILE '") + path + "'");
+  std::string line;
+  for (int no = 1; std::getline(in, line); ++no) {
+    const std::string where = std::string(path) + ":" + std::to_string(no);
+    line = trim(line.substr(0, line.find('#')));
+    if (line.empty()) continue;
+    const auto eq = line.find('=');
+    if (eq == std::string::npos) throw Error(where + ": expected 'collective = algorithm[:params]'");
+    const std::string coll = trim(line.substr(0, eq)), spec = trim(line.substr(eq + 1));
+    const auto kind = kind_named(coll);
+    if (!kind) throw Error(where + ": unknown collective '" + coll + "'");
+    try {
+      t[*kind] = Override{parse_choice(*kind, spec), where};
+    } catch (const Error& e) {
+      throw Error(where + ": " + e.what());
+    }
+  }
+  return t;
+}
+
+OverrideTable env_overrides() {
+  OverrideTable t;
+  for (int k = 0; k < kCollKinds; ++k) {
+    const auto kind = static_cast<CollKind>(k);
+    const std::string var = "CCL_ALGO_" + upper(name(kind));
+    const char* spec = std::getenv(var.c_str());
+    if (spec == nullptr || *spec == '\0') continue;
+    try {
+      t[kind] = Override{parse_choice(kind, spec), var};
+    } catch (const Error& e) {
+      throw Error(var + ": " + e.what());
+    }
+  }
+  return t;
+}
+
+struct Overrides {
+  OverrideTable api, env = env_overrides(), file = file_overrides();
+};
+
+Overrides& overrides() {
+  static Overrides o;
+  return o;
+}
+
+// The strongest override for the shape's kind (its own, else its fixed-size kind's).
+const Override* override_for(CollKind kind) {
+  Overrides& o = overrides();
+  for (CollKind k : {kind, base_kind(kind)}) {
+    for (const OverrideTable* t : {&o.api, &o.env, &o.file}) {
+      auto it = t->find(k);
+      if (it != t->end()) return &it->second;
+    }
+  }
+  return nullptr;
+}
+
+// The best setting of one algorithm for the shape, or nothing when it does not apply.
+std::optional<Candidate> best_of(const Algorithm& a, const Shape& s, const MachineModel& m) {
+  std::optional<Candidate> best;
+  for (Params& p : a.candidates(s)) {
+    const Cost c = a.cost(s, p);
+    const double t = m.predict(c);
+    if (!best || t < best->seconds) best = Candidate{Choice{&a, std::move(p)}, c, t};
+  }
+  return best;
+}
+
+}  // namespace
+
+MachineModel default_machine_model() {
+  // Measured on the 2-core development machine with ccl-calibrate (Open MPI 4.1, vader).
+  return MachineModel{1.0e-6, 2.5e-10, 2.5e-10, "built-in default"};
+}
+
+MachineModel load_machine_model(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error("ccl: cannot read machine model '" + path + "'");
+  MachineModel m;
+  m.source = path;
+  bool seen[3] = {false, false, false};
+  std::string line;
+  for (int no = 1; std::getline(in, line); ++no) {
+    line = trim(line.substr(0, line.find('#')));
+    if (line.empty()) continue;
+    std::istringstream words(line);
+    std::string key;
+    double value = 0;
+    if (!(words >> key >> value) || value < 0) {
+      throw Error(path + ":" + std::to_string(no) + ": expected 'alpha|beta|gamma <non-negative seconds>'");
+    }
+    const int i = key == "alpha" ? 0 : key == "beta" ? 1 : key == "gamma" ? 2 : -1;
+    if (i < 0) throw Error(path + ":" + std::to_string(no) + ": unknown key '" + key + "'");
+    (i == 0 ? m.alpha : i == 1 ? m.beta : m.gamma) = value;
+    seen[i] = true;
+  }
+  if (!seen[0] || !seen[1] || !seen[2]) throw Error(path + ": needs alpha, beta and gamma");
+  return m;
+}
+
+void save_machine_model(const MachineModel& m, const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw Error("ccl: cannot write machine model '" + path + "'");
+  out << "# ccl machine model: seconds per start-up, per byte sent, per byte reduced\n";
+  out.precision(6);
+  out << "alpha " << std::scientific << m.alpha << "\nbeta " << m.beta << "\ngamma " << m.gamma << "\n";
+}
+
+const MachineModel& machine_model() { return model_ref(); }
+
+void set_machine_model(const MachineModel& m) {
+  model_ref() = m;
+  ++epoch;
+}
+
+unsigned selection_epoch() { return epoch; }
+
+Choice parse_choice(CollKind kind, std::string_view spec) {
+  const std::size_t colon = spec.find(':');
+  const std::string_view algo = spec.substr(0, colon);
+  const Algorithm* a = find_algorithm(kind, algo);
+  if (a == nullptr) {
+    std::string known;
+    for (const Algorithm* c : catalog()) {
+      if (c->kind == base_kind(kind)) known += (known.empty() ? "" : ", ") + std::string(c->name);
+    }
+    throw Error("ccl: no " + std::string(name(kind)) + " algorithm '" + std::string(algo) +
+                "' (known: " + known + ")");
+  }
+  Choice c{a, {}};
+  if (colon != std::string_view::npos) c.params = parse_params(spec.substr(colon + 1));
+  return c;
+}
+
+void set_override(CollKind kind, std::string_view spec) {
+  if (spec.empty()) {
+    overrides().api.erase(kind);
+  } else {
+    overrides().api[kind] = Override{parse_choice(kind, spec), "API"};
+  }
+  ++epoch;
+}
+
+std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& model) {
+  std::vector<Candidate> out;
+  for (const Algorithm* a : catalog()) {
+    if (a->kind != base_kind(shape.kind)) continue;
+    for (Params& p : a->candidates(shape)) {
+      const Cost c = a->cost(shape, p);
+      out.push_back(Candidate{Choice{a, std::move(p)}, c, model.predict(c)});
+    }
+  }
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Candidate& x, const Candidate& y) { return x.seconds < y.seconds; });
+  return out;
+}
+
+Choice select(const Shape& shape) {
+  if (const Override* o = override_for(shape.kind)) {
+    if (!o->choice.params.empty_params()) return o->choice;
+    auto best = best_of(*o->choice.algorithm, shape, machine_model());
+    if (!best) {
+      throw Error("ccl: " + o->origin + " selects " + std::string(o->choice.algorithm->name) +
+                  ", which does not apply to " + std::string(name(shape.kind)) + " on " +
+                  std::to_string(shape.size) + " members");
+    }
+    return best->choice;
+  }
+  std::optional<Candidate> best;
+  for (const Algorithm* a : catalog()) {
+    if (a->kind != base_kind(shape.kind)) continue;
+    auto c = best_of(*a, shape, machine_model());
+    if (c && (!best || c->seconds < best->seconds)) best = std::move(c);
+  }
+  if (!best) throw Error("ccl: no algorithm applies to " + std::string(name(shape.kind)));
+  return best->choice;
+}
+
+std::string selection_reason(const Shape& shape) {
+  if (const Override* o = override_for(shape.kind)) return "override " + o->origin;
+  return "least predicted time (model: " + machine_model().source + ")";
+}
+
+Schedule build_schedule(const Shape& shape, const Choice& choice) {
+  return choice.algorithm->build(shape, choice.params);
+}
+
+Schedule build_schedule(const Shape& shape) { return build_schedule(shape, select(shape)); }
+
+}  // namespace ccl

@@ -1,0 +1,154 @@
+// Every algorithm of the catalog, with every parameter setting selection would consider, runs on
+// the simulator for P = 1..64 at several sizes and roots; the critical-path counts the simulator
+// measures (max over members of C1, C2, C3) must equal the algorithm's cost function exactly.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "../common/reference.hpp"
+#include "ccl/ccl.hpp"
+#include "ccl/selection.hpp"
+
+namespace {
+
+using I64 = std::int64_t;
+
+// Runs one collective of `kind` on every member with the given sizes; returns the measured cost.
+ccl::Cost run_and_measure(ccl::sim::World& world, const std::vector<ccl::Group>& g,
+                          ccl::CollKind kind, std::size_t n, int root, bool commutative) {
+  const int P = world.size();
+  const std::size_t Pn = static_cast<std::size_t>(P);
+  std::vector<std::vector<I64>> send(Pn), recv(Pn);
+  std::vector<std::vector<ref::Mat>> msend(Pn), mrecv(Pn);
+  std::vector<ccl::Request> req;
+  for (int r = 0; r < P; ++r) {
+    const auto u = static_cast<std::size_t>(r);
+    const ccl::Group& gr = g[u];
+    using K = ccl::CollKind;
+    switch (kind) {
+      case K::bcast:
+        recv[u].assign(n, r);
+        req.push_back(ccl::ibcast(gr, recv[u], root));
+        break;
+      case K::reduce:
+      case K::combine:
+      case K::prefix:
+        if (commutative) {
+          send[u] = ref::data(r, n);
+          recv[u].assign(n, 0);
+          req.push_back(kind == K::reduce    ? ccl::ireduce(gr, send[u], recv[u], ccl::sum, root)
+                        : kind == K::combine ? ccl::icombine(gr, send[u], recv[u], ccl::sum)
+                                             : ccl::iprefix(gr, send[u], recv[u], ccl::sum));
+        } else {
+          msend[u] = ref::mats(r, n);
+          mrecv[u].assign(n, ref::Mat{});
+          req.push_back(kind == K::reduce ? ccl::ireduce(gr, msend[u], mrecv[u], ref::MatMul{}, root)
+                        : kind == K::combine ? ccl::icombine(gr, msend[u], mrecv[u], ref::MatMul{})
+                                             : ccl::iprefix(gr, msend[u], mrecv[u], ref::MatMul{}));
+        }
+        break;
+      case K::scatter:
+        send[u] = r == root ? ref::blocks(P, n) : std::vector<I64>{};
+        recv[u].assign(n, 0);
+        req.push_back(ccl::iscatter(gr, send[u], recv[u], root));
+        break;
+      case K::gather:
+        send[u] = ref::data(r, n);
+        recv[u].assign(r == root ? n * Pn : 0, 0);
+        req.push_back(ccl::igather(gr, send[u], recv[u], root));
+        break;
+      case K::concat:
+        send[u] = ref::data(r, n);
+        recv[u].assign(n * Pn, 0);
+        req.push_back(ccl::iconcat(gr, send[u], recv[u]));
+        break;
+      case K::index:
+        send[u] = ref::index_send(r, P, n);
+        recv[u].assign(send[u].size(), 0);
+        req.push_back(ccl::iindex(gr, send[u], recv[u]));
+        break;
+      case K::shift:
+        send[u] = ref::data(r, n);
+        recv[u].assign(n, 0);
+        req.push_back(ccl::ishift(gr, send[u], recv[u], root + 1));
+        break;
+      case K::sync:
+        req.push_back(ccl::isync(gr));
+        break;
+      default:
+        ADD_FAILURE() << "no runner for " << ccl::name(kind);
+    }
+  }
+  ccl::wait_all(req);
+  ccl::Cost measured;
+  for (int r = 0; r < P; ++r) measured = longest(measured, world.statistics(r).last_critical_path);
+  return measured;
+}
+
+ccl::Shape shape_for(ccl::CollKind kind, int P, std::size_t n, int root, bool commutative) {
+  ccl::Shape s;
+  s.kind = kind;
+  s.size = P;
+  s.root = ccl::is_rooted(kind) ? root : 0;
+  s.elem = ccl::is_reduction(kind) && !commutative ? sizeof(ref::Mat) : sizeof(I64);
+  s.count = n;
+  s.commutative = !ccl::is_reduction(kind) || commutative;
+  if (kind == ccl::CollKind::shift) s.distance = root + 1;
+  if (kind == ccl::CollKind::sync) {
+    s.elem = 1;
+    s.count = 0;
+  }
+  return s;
+}
+
+class CostModel : public ::testing::TestWithParam<int> {};
+
+TEST_P(CostModel, SimulatorCountsEqualEveryAlgorithmsCostFunction) {
+  const int P = GetParam();
+  ccl::sim::World world(P);
+  const auto g = world.world_groups();
+  int checked = 0;
+  for (const ccl::Algorithm* a : ccl::catalog()) {
+    const ccl::CollKind kind = a->kind;
+    for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{17}}) {
+      for (int root : {0, P - 1, P / 2}) {
+        for (bool commutative : {true, false}) {
+          if (!commutative && !ccl::is_reduction(kind)) continue;
+          const ccl::Shape shape = shape_for(kind, P, n, root, commutative);
+          for (const ccl::Params& p : a->candidates(shape)) {
+            const ccl::Choice choice{a, p};
+            ccl::set_override(kind, choice.str());
+            const ccl::Cost measured = run_and_measure(world, g, kind, n, root, commutative);
+            const ccl::Cost predicted = a->cost(shape, p);
+            EXPECT_EQ(measured, predicted)
+                << choice.str() << " " << ccl::name(kind) << " P=" << P << " n=" << n
+                << " root=" << root << (commutative ? "" : " non-commutative")
+                << "\n  measured  " << measured.str() << "\n  predicted " << predicted.str();
+            ++checked;
+          }
+          ccl::set_override(kind, "");
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+std::vector<int> sizes() {
+  std::vector<int> s;
+  for (int p = 1; p <= 64; ++p) s.push_back(p);
+  return s;
+}
+
+INSTANTIATE_TEST_SUITE_P(Sizes, CostModel, ::testing::ValuesIn(sizes()), [](const auto& info) {
+  std::string name = "P";
+  name += std::to_string(info.param);
+  return name;
+});
+
+TEST(InterComFigures, MinimumSpanningTreeOnThirtyNodesIsFiveStartUps) {
+  ccl::Shape s = shape_for(ccl::CollKind::bcast, 30, 1000, 0, true);
+  EXPECT_EQ(ccl::find_algorithm(ccl::CollKind::bcast, "binomial")->cost(s, {}).c1, 5u);
+}
+
+}  // namespace
