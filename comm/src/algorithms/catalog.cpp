@@ -8,8 +8,11 @@ namespace ccl {
 
 namespace {
 using namespace algorithms;
-constexpr std::array<const Algorithm*, 10> kCatalog{
+constexpr std::array kCatalog{
     &bcast_binomial,
+    &bcast_scatter_concat,
+    &bcast_chain,
+    &bcast_intercom,
     &reduce_binomial,
     &combine_recursive_doubling,
     &scatter_binomial,

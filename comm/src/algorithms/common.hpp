@@ -36,6 +36,9 @@ inline std::vector<Params> no_params(const Shape&) { return {Params{}}; }
 inline Cost plus_message(Cost c, std::size_t bytes) { return c + Cost{1, u64(bytes), 0}; }
 
 extern const Algorithm bcast_binomial;
+extern const Algorithm bcast_scatter_concat;
+extern const Algorithm bcast_chain;
+extern const Algorithm bcast_intercom;
 extern const Algorithm reduce_binomial;
 extern const Algorithm combine_recursive_doubling;
 extern const Algorithm scatter_binomial;

@@ -1,0 +1,235 @@
+// The primitives of team.hpp. Each emit() closes its rounds, so that stages compose as
+// sequential rounds and each cost() can advance the timeline stage by stage.
+#include "team.hpp"
+
+#include <algorithm>
+
+namespace ccl::algorithms {
+
+namespace {
+
+// A message of `bytes` leaving after `c`, or nothing for an empty one.
+Cost after_send(const Cost& c, std::size_t bytes) { return bytes == 0 ? c : plus_message(c, bytes); }
+
+Cost& at(Timeline& tl, const Team& t, int i) { return tl[static_cast<std::size_t>(t.rel(i))]; }
+
+int subtree_of(int v, int size) { return v == 0 ? size : std::min(lowest_bit(v), size - v); }
+
+// Children masks of index v, largest first (sends) — the binomial tree of bcast and scatter.
+std::vector<int> child_masks(int v, int size) {
+  int mask = 1;
+  while (mask < size && !(v & mask)) mask <<= 1;
+  std::vector<int> out;
+  for (mask >>= 1; mask > 0; mask >>= 1) {
+    if (v + mask < size) out.push_back(mask);
+  }
+  return out;
+}
+
+}  // namespace
+
+Mesh::Mesh(const std::vector<int>& dims) : dims_(dims), stride_(dims.size(), 1) {
+  for (int i = static_cast<int>(dims.size()) - 1; i >= 0; --i) {
+    stride_[static_cast<std::size_t>(i)] = size_;
+    size_ *= dims[static_cast<std::size_t>(i)];
+  }
+}
+
+bool Mesh::zero_after(int v, int i) const {
+  for (int j = i + 1; j < dims(); ++j) {
+    if (coord(v, j) != 0) return false;
+  }
+  return true;
+}
+
+Team Mesh::line(const Team& whole, int v, int i) const {
+  const int st = stride_[static_cast<std::size_t>(i)];
+  Team t{whole.n, whole.base, v - coord(v, i) * st, st, extent(i), -1};
+  if (whole.me == v) t.me = coord(v, i);
+  return t;
+}
+
+std::vector<std::vector<int>> factorizations(int n, int parts) {
+  std::vector<std::vector<int>> out;
+  if (parts == 1) {
+    if (n >= 2) out.push_back({n});
+    return out;
+  }
+  for (int d = 2; d <= n / 2; ++d) {
+    if (n % d != 0) continue;
+    for (auto& rest : factorizations(n / d, parts - 1)) {
+      rest.insert(rest.begin(), d);
+      out.push_back(std::move(rest));
+    }
+  }
+  return out;
+}
+
+Pieces::Pieces(std::size_t bytes, int parts, std::size_t elem) {
+  const std::size_t elems = bytes / elem, base = elems / static_cast<std::size_t>(parts),
+                    extra = elems % static_cast<std::size_t>(parts);
+  offset_.assign(static_cast<std::size_t>(parts) + 1, 0);
+  for (int i = 0; i < parts; ++i) {
+    const std::size_t n = base + (static_cast<std::size_t>(i) < extra ? 1 : 0);
+    offset_[static_cast<std::size_t>(i) + 1] = offset_[static_cast<std::size_t>(i)] + n * elem;
+  }
+}
+
+Pieces::Pieces(const Pieces& outer, int i, int parts, std::size_t elem)
+    : Pieces(outer.bytes(i), parts, elem) {
+  for (auto& o : offset_) o += outer.begin(i);
+}
+
+std::size_t Pieces::largest() const {
+  std::size_t m = 0;
+  for (int i = 0; i < parts(); ++i) m = std::max(m, bytes(i));
+  return m;
+}
+
+// ---- binomial broadcast ----
+
+void emit_tree_bcast(ScheduleBuilder& b, const Team& t, Slice data) {
+  const int v = t.me;
+  if (v != 0) {
+    b.recv(t.rank(v - lowest_bit(v)), data);
+    b.end_round();
+  }
+  for (int mask : child_masks(v, t.size)) b.send(t.rank(v + mask), data);
+  b.end_round();
+}
+
+void cost_tree_bcast(Timeline& tl, const Team& t, std::size_t bytes) {
+  if (bytes == 0) return;
+  std::vector<Cost> arrival(static_cast<std::size_t>(t.size));
+  for (int v = 0; v < t.size; ++v) {
+    Cost c = at(tl, t, v);
+    if (v != 0) c = longest(c, arrival[static_cast<std::size_t>(v)]);
+    for (int mask : child_masks(v, t.size)) {
+      c = plus_message(c, bytes);
+      arrival[static_cast<std::size_t>(v + mask)] = c;
+    }
+    at(tl, t, v) = c;
+  }
+}
+
+// ---- binomial scatter and gather of pieces, in place ----
+
+void emit_tree_scatter(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p) {
+  const int v = t.me, sub = subtree_of(v, t.size);
+  if (v != 0) {
+    b.recv(t.rank(v - lowest_bit(v)), data.sub(p.begin(v), p.span(v, v + sub)));
+    b.end_round();
+  }
+  for (int mask : child_masks(v, t.size)) {
+    const int c = v + mask, len = std::min(mask, t.size - c);
+    b.send(t.rank(c), data.sub(p.begin(c), p.span(c, c + len)));
+  }
+  b.end_round();
+}
+
+void cost_tree_scatter(Timeline& tl, const Team& t, const Pieces& p) {
+  std::vector<Cost> arrival(static_cast<std::size_t>(t.size));
+  for (int v = 0; v < t.size; ++v) {
+    Cost c = at(tl, t, v);
+    if (v != 0 && p.span(v, v + subtree_of(v, t.size)) > 0) {
+      c = longest(c, arrival[static_cast<std::size_t>(v)]);
+    }
+    for (int mask : child_masks(v, t.size)) {
+      const int ch = v + mask, len = std::min(mask, t.size - ch);
+      c = after_send(c, p.span(ch, ch + len));
+      arrival[static_cast<std::size_t>(ch)] = c;
+    }
+    at(tl, t, v) = c;
+  }
+}
+
+void emit_tree_gather(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p) {
+  const int v = t.me, sub = subtree_of(v, t.size);
+  for (int mask = 1; mask < sub && v + mask < t.size; mask <<= 1) {
+    const int c = v + mask, len = std::min(mask, t.size - c);
+    b.recv(t.rank(c), data.sub(p.begin(c), p.span(c, c + len)));
+  }
+  b.end_round();
+  if (v != 0) b.send(t.rank(v - lowest_bit(v)), data.sub(p.begin(v), p.span(v, v + sub)));
+  b.end_round();
+}
+
+void cost_tree_gather(Timeline& tl, const Team& t, const Pieces& p) {
+  std::vector<Cost> sent(static_cast<std::size_t>(t.size));
+  for (int v = t.size - 1; v >= 0; --v) {
+    const int sub = subtree_of(v, t.size);
+    Cost c = at(tl, t, v);
+    for (int mask = 1; mask < sub && v + mask < t.size; mask <<= 1) {
+      const int ch = v + mask, len = std::min(mask, t.size - ch);
+      if (p.span(ch, ch + len) > 0) c = longest(c, sent[static_cast<std::size_t>(ch)]);
+    }
+    if (v != 0) c = after_send(c, p.span(v, v + sub));
+    sent[static_cast<std::size_t>(v)] = c;
+    at(tl, t, v) = c;
+  }
+}
+
+// ---- ring collect and ring reduce-scatter ----
+
+void emit_ring_collect(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p) {
+  const int d = t.size, i = t.me;
+  for (int s = 0; s + 1 < d; ++s) {
+    const int out = mod(i - s, d), in = mod(i - s - 1, d);
+    b.send(t.rank(mod(i + 1, d)), data.sub(p.begin(out), p.bytes(out)));
+    b.recv(t.rank(mod(i - 1, d)), data.sub(p.begin(in), p.bytes(in)));
+    b.end_round();
+  }
+}
+
+void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p) {
+  const int d = t.size;
+  std::vector<Cost> next(static_cast<std::size_t>(d));
+  for (int s = 0; s + 1 < d; ++s) {
+    for (int i = 0; i < d; ++i) {
+      const int prev = mod(i - 1, d), out = mod(i - s, d), in = mod(i - s - 1, d);
+      Cost c = after_send(at(tl, t, i), p.bytes(out));
+      if (p.bytes(in) > 0) c = longest(c, plus_message(at(tl, t, prev), p.bytes(in)));
+      next[static_cast<std::size_t>(i)] = c;
+    }
+    for (int i = 0; i < d; ++i) at(tl, t, i) = next[static_cast<std::size_t>(i)];
+  }
+}
+
+void emit_ring_reduce_scatter(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p,
+                              Slice incoming) {
+  // Piece j starts at member j + 1 and travels the ring, each member folding in its own part,
+  // until it ends, complete, at member j.
+  const int d = t.size, i = t.me;
+  for (int s = 0; s + 1 < d; ++s) {
+    const int out = mod(i - 1 - s, d), in = mod(i - 2 - s, d);
+    if (s > 0) b.reduce(incoming.sub(0, p.bytes(out)), data.sub(p.begin(out), p.bytes(out)), true);
+    b.send(t.rank(mod(i + 1, d)), data.sub(p.begin(out), p.bytes(out)));
+    b.recv(t.rank(mod(i - 1, d)), incoming.sub(0, p.bytes(in)));
+  }
+  if (d > 1) b.reduce(incoming.sub(0, p.bytes(i)), data.sub(p.begin(i), p.bytes(i)), true);
+  b.end_round();
+}
+
+void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p) {
+  const int d = t.size;
+  std::vector<Cost> folded(static_cast<std::size_t>(d)), next(folded.size());
+  for (int s = 0; s + 1 < d; ++s) {
+    for (int i = 0; i < d; ++i) {
+      Cost c = at(tl, t, i);
+      if (s > 0) c.c3 += u64(p.bytes(mod(i - 1 - s, d)));
+      folded[static_cast<std::size_t>(i)] = c;
+    }
+    for (int i = 0; i < d; ++i) {
+      const int prev = mod(i - 1, d), out = mod(i - 1 - s, d), in = mod(i - 2 - s, d);
+      Cost c = after_send(folded[static_cast<std::size_t>(i)], p.bytes(out));
+      if (p.bytes(in) > 0) c = longest(c, plus_message(folded[static_cast<std::size_t>(prev)], p.bytes(in)));
+      next[static_cast<std::size_t>(i)] = c;
+    }
+    for (int i = 0; i < d; ++i) at(tl, t, i) = next[static_cast<std::size_t>(i)];
+  }
+  if (d > 1) {
+    for (int i = 0; i < d; ++i) at(tl, t, i).c3 += u64(p.bytes(i));
+  }
+}
+
+}  // namespace ccl::algorithms

@@ -1,0 +1,107 @@
+// Building blocks for composed algorithms (InterCom hybrids, scatter + collect, ...): a team is a
+// regular sub-set of the group, a piece layout splits a vector among a team, and a timeline holds
+// every member's critical-path clock so that cost functions can follow composed stages exactly.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "ccl/cost.hpp"
+#include "common.hpp"
+
+namespace ccl::algorithms {
+
+// Members first + i·stride (i < size) in relative numbering (relative rank x is group rank
+// (x + base) mod n, so base is the root for rooted collectives).
+struct Team {
+  int n = 1;
+  int base = 0;
+  int first = 0;
+  int stride = 1;
+  int size = 1;
+  int me = -1;  // my index, or -1 when this member is not in the team
+
+  int rel(int i) const { return first + i * stride; }
+  int rank(int i) const { return mod(base + rel(i), n); }
+  static Team whole(const Shape& s, int base) {
+    return Team{s.size, base, 0, 1, s.size, mod(s.rank - base, s.size)};
+  }
+};
+
+// A logical mesh d0 x d1 x ... over relative ranks, row-major (the last dimension varies
+// fastest). Lines along a dimension are teams.
+class Mesh {
+ public:
+  explicit Mesh(const std::vector<int>& dims);
+  int dims() const { return static_cast<int>(dims_.size()); }
+  int extent(int i) const { return dims_[static_cast<std::size_t>(i)]; }
+  int size() const { return size_; }
+  int coord(int v, int i) const { return (v / stride_[static_cast<std::size_t>(i)]) % extent(i); }
+  // Are v's coordinates zero in every dimension after i?
+  bool zero_after(int v, int i) const;
+  // The line along dimension i through relative member v, within `whole`; me is v's index on
+  // it when whole.me == v, else -1.
+  Team line(const Team& whole, int v, int i) const;
+
+ private:
+  std::vector<int> dims_, stride_;
+  int size_ = 1;
+};
+
+// Ordered factorizations of n into `parts` factors, each at least 2.
+std::vector<std::vector<int>> factorizations(int n, int parts);
+
+// A vector of `bytes` split into `parts` consecutive pieces of whole elements, as equal as
+// possible (the first ones one element larger).
+class Pieces {
+ public:
+  Pieces() = default;
+  Pieces(std::size_t bytes, int parts, std::size_t elem);
+  // Sub-pieces of piece i of another layout, offsets still from the vector's start.
+  Pieces(const Pieces& outer, int i, int parts, std::size_t elem);
+  int parts() const { return static_cast<int>(offset_.size()) - 1; }
+  std::size_t begin(int i) const { return offset_[static_cast<std::size_t>(i)]; }
+  std::size_t bytes(int i) const { return begin(i + 1) - begin(i); }
+  std::size_t span(int first, int last) const { return begin(last) - begin(first); }  // [first, last)
+  std::size_t largest() const;
+
+ private:
+  std::vector<std::size_t> offset_{0};
+};
+
+// Every member's clock, indexed by relative rank.
+using Timeline = std::vector<Cost>;
+
+inline Cost worst(const Timeline& t) {
+  Cost w;
+  for (const Cost& c : t) w = longest(w, c);
+  return w;
+}
+
+// ---- primitives: emit() adds this member's steps, cost() advances the timeline ----
+
+// Binomial broadcast of `data` from team index 0 (sends largest subtree first).
+void emit_tree_bcast(ScheduleBuilder& b, const Team& t, Slice data);
+void cost_tree_bcast(Timeline& tl, const Team& t, std::size_t bytes);
+
+// Binomial scatter in place: index 0 holds every piece of `data`; afterwards index v holds
+// piece v at its place in its own `data`.
+void emit_tree_scatter(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p);
+void cost_tree_scatter(Timeline& tl, const Team& t, const Pieces& p);
+
+// Binomial gather in place, the scatter run backwards: index v holds piece v; afterwards index
+// 0 holds them all.
+void emit_tree_gather(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p);
+void cost_tree_gather(Timeline& tl, const Team& t, const Pieces& p);
+
+// Ring collect (bucket allgather) in place: index i holds piece i; afterwards all hold all.
+void emit_ring_collect(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p);
+void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p);
+
+// Ring reduce-scatter in place (commutative operators): every index holds a whole vector;
+// afterwards index i holds piece i reduced over the team. `incoming` holds the largest piece.
+void emit_ring_reduce_scatter(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p,
+                              Slice incoming);
+void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p);
+
+}  // namespace ccl::algorithms
