@@ -3,6 +3,9 @@
 #include "team.hpp"
 
 #include <algorithm>
+#include <string>
+
+#include "ccl/error.hpp"
 
 namespace ccl::algorithms {
 
@@ -60,6 +63,57 @@ std::vector<std::vector<int>> factorizations(int n, int parts) {
     for (auto& rest : factorizations(n / d, parts - 1)) {
       rest.insert(rest.begin(), d);
       out.push_back(std::move(rest));
+    }
+  }
+  return out;
+}
+
+std::vector<Pieces> MeshPlan::layouts(std::size_t bytes, std::size_t elem, int v) const {
+  std::vector<Pieces> out;
+  Pieces cur(bytes, 1, elem);
+  int index = 0;
+  for (int i = 0; i < splits; ++i) {
+    out.emplace_back(cur, index, mesh.extent(i), elem);
+    cur = out.back();
+    index = mesh.coord(v, i);
+  }
+  return out;
+}
+
+std::size_t MeshPlan::held_bytes(const std::vector<Pieces>& lay, int v) const {
+  return lay.back().bytes(mesh.coord(v, splits - 1));
+}
+
+Slice MeshPlan::held(const std::vector<Pieces>& lay, int v, Slice data) const {
+  if (splits == 0) return data;
+  const int c = mesh.coord(v, splits - 1);
+  return data.sub(lay.back().begin(c), lay.back().bytes(c));
+}
+
+MeshPlan parse_mesh_plan(const Shape& s, const Params& p, char split, char reverse,
+                         std::string_view algorithm) {
+  const std::string& w = p.plan;
+  std::size_t a = 0;
+  while (a < w.size() && w[a] == split) ++a;
+  const bool middle = a < w.size() && w[a] == 'M';
+  const std::string expect = std::string(a, split) + (middle ? "M" : "") + std::string(a, reverse);
+  MeshPlan plan{Mesh(p.mesh), static_cast<int>(a), middle};
+  if (w.empty() || w != expect || p.mesh.size() != a + (middle ? 1 : 0) ||
+      plan.mesh.size() != s.size) {
+    throw Error("ccl: " + std::string(algorithm) + " needs plan " + split + "^a [M] " + reverse +
+                "^a on a mesh of a (+1 with M) dimensions whose product is the group size; got '" +
+                to_string(p) + "' for " + std::to_string(s.size) + " members");
+  }
+  return plan;
+}
+
+std::vector<Params> mesh_plan_candidates(int n, char split, char reverse) {
+  std::vector<Params> out;
+  for (int k = 2; k <= 3; ++k) {
+    for (const auto& mesh : factorizations(n, k)) {
+      const std::string a(static_cast<std::size_t>(k - 1), split), z(static_cast<std::size_t>(k - 1), reverse);
+      out.push_back(Params{0, 0, mesh, a + "M" + z});
+      out.push_back(Params{0, 0, mesh, a + split + reverse + z});
     }
   }
   return out;
@@ -229,6 +283,112 @@ void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p) {
   }
   if (d > 1) {
     for (int i = 0; i < d; ++i) at(tl, t, i).c3 += u64(p.bytes(i));
+  }
+}
+
+// ---- recursive-doubling allreduce ----
+
+void emit_rd_allreduce(ScheduleBuilder& b, const Team& t, Slice data, Slice incoming) {
+  const int n = t.size, i = t.me;
+  int p = 1;
+  while (p * 2 <= n) p *= 2;
+  const int rem = n - p;
+  int survivor = -1;
+  if (i < 2 * rem) {
+    if (i % 2 == 0) {
+      b.send(t.rank(i + 1), data);
+    } else {
+      b.recv(t.rank(i - 1), incoming);
+      b.reduce(incoming, data, true);
+      survivor = i / 2;
+    }
+  } else {
+    survivor = i - rem;
+  }
+  if (survivor >= 0) {
+    for (int mask = 1; mask < p; mask <<= 1) {
+      const int partner = survivor ^ mask;
+      const int peer = partner < rem ? partner * 2 + 1 : partner + rem;
+      b.send(t.rank(peer), data);
+      b.recv(t.rank(peer), incoming);
+      b.reduce(incoming, data, partner < survivor);
+    }
+  }
+  b.end_round();
+  if (i < 2 * rem) {
+    if (i % 2 == 1) {
+      b.send(t.rank(i - 1), data);
+    } else {
+      b.recv(t.rank(i + 1), data);
+    }
+  }
+  b.end_round();
+}
+
+void cost_rd_allreduce(Timeline& tl, const Team& t, std::size_t bytes) {
+  if (bytes == 0 || t.size == 1) return;
+  const int n = t.size;
+  const std::uint64_t m = u64(bytes);
+  int p = 1;
+  while (p * 2 <= n) p *= 2;
+  const int rem = n - p;
+  auto member = [&](int survivor) { return survivor < rem ? survivor * 2 + 1 : survivor + rem; };
+  for (int i = 0; i + 1 < 2 * rem; i += 2) {  // fold: 2i+1 takes 2i's vector and folds it in
+    const Cost sent = plus_message(at(tl, t, i), bytes);
+    at(tl, t, i) = sent;
+    Cost& odd = at(tl, t, i + 1);
+    odd = longest(odd, sent);
+    odd.c3 += m;
+  }
+  std::vector<Cost> next(static_cast<std::size_t>(p));
+  for (int mask = 1; mask < p; mask <<= 1) {
+    for (int s = 0; s < p; ++s) {
+      Cost c = longest(plus_message(at(tl, t, member(s)), bytes),
+                       plus_message(at(tl, t, member(s ^ mask)), bytes));
+      c.c3 += m;
+      next[static_cast<std::size_t>(s)] = c;
+    }
+    for (int s = 0; s < p; ++s) at(tl, t, member(s)) = next[static_cast<std::size_t>(s)];
+  }
+  for (int i = 0; i + 1 < 2 * rem; i += 2) {  // unfold: 2i+1 hands the result back
+    const Cost sent = plus_message(at(tl, t, i + 1), bytes);
+    at(tl, t, i + 1) = sent;
+    at(tl, t, i) = longest(at(tl, t, i), sent);
+  }
+}
+
+// ---- binomial reduce to index 0 ----
+
+namespace {
+std::vector<int> reduce_children(int v, int size) {
+  std::vector<int> c;
+  for (int j = 1; j < size && !(v & j) && v + j < size; j <<= 1) c.push_back(v + j);
+  return c;
+}
+}  // namespace
+
+void emit_tree_reduce(ScheduleBuilder& b, const Team& t, Slice data, Slice incoming) {
+  const int v = t.me;
+  for (int child : reduce_children(v, t.size)) {
+    b.recv(t.rank(child), incoming);
+    b.reduce(incoming, data, false);
+  }
+  if (v != 0) b.send(t.rank(v - lowest_bit(v)), data);
+  b.end_round();
+}
+
+void cost_tree_reduce(Timeline& tl, const Team& t, std::size_t bytes) {
+  if (bytes == 0) return;
+  std::vector<Cost> sent(static_cast<std::size_t>(t.size));
+  for (int v = t.size - 1; v >= 0; --v) {
+    Cost c = at(tl, t, v);
+    for (int child : reduce_children(v, t.size)) {
+      c = longest(c, sent[static_cast<std::size_t>(child)]);
+      c.c3 += u64(bytes);
+    }
+    if (v != 0) c = plus_message(c, bytes);
+    sent[static_cast<std::size_t>(v)] = c;
+    at(tl, t, v) = c;
   }
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "ccl/cost.hpp"
@@ -69,6 +70,26 @@ class Pieces {
   std::vector<std::size_t> offset_{0};
 };
 
+// An InterCom plan on a mesh: `splits` stages that each split the held piece along dimensions
+// 0 .. splits−1, an optional middle stage along dimension `splits`, and the reverse stages
+// (e.g. bcast S S M C C: split = scatter, middle = tree broadcast, reverse = collect).
+struct MeshPlan {
+  Mesh mesh;
+  int splits = 0;
+  bool middle = false;
+  // Piece layouts of the split stages as seen along the lines through relative member v.
+  std::vector<Pieces> layouts(std::size_t bytes, std::size_t elem, int v) const;
+  // The piece v holds after the splits, as a sub-slice of `data`.
+  Slice held(const std::vector<Pieces>& layouts, int v, Slice data) const;
+  std::size_t held_bytes(const std::vector<Pieces>& layouts, int v) const;
+};
+
+// Parse plan letters split^a [M] reverse^a and check the mesh (a + [M] dims, product n).
+MeshPlan parse_mesh_plan(const Shape& s, const Params& p, char split, char reverse,
+                         std::string_view algorithm);
+// Settings worth trying: meshes of 2 and 3 dimensions with and without the middle stage.
+std::vector<Params> mesh_plan_candidates(int n, char split, char reverse);
+
 // Every member's clock, indexed by relative rank.
 using Timeline = std::vector<Cost>;
 
@@ -103,5 +124,15 @@ void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p);
 void emit_ring_reduce_scatter(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p,
                               Slice incoming);
 void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p);
+
+// Recursive-doubling allreduce of `data` over the team (fold to a power of two, exchange at
+// distance 1, 2, 4, ..., unfold), lower index always on the left. `incoming` holds `data`'s size.
+void emit_rd_allreduce(ScheduleBuilder& b, const Team& t, Slice data, Slice incoming);
+void cost_rd_allreduce(Timeline& tl, const Team& t, std::size_t bytes);
+
+// Binomial reduce of `data` to team index 0, folding children in ascending index one per step;
+// `data` is the accumulator on every member. `incoming` holds `data`'s size.
+void emit_tree_reduce(ScheduleBuilder& b, const Team& t, Slice data, Slice incoming);
+void cost_tree_reduce(Timeline& tl, const Team& t, std::size_t bytes);
 
 }  // namespace ccl::algorithms
