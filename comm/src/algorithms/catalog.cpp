@@ -17,6 +17,7 @@ constexpr std::array kCatalog{
     &reduce_intercom,
     &combine_recursive_doubling,
     &combine_ring,
+    &combine_ccl_hybrid,
     &combine_intercom,
     &scatter_binomial,
     &gather_binomial,

@@ -43,6 +43,7 @@ extern const Algorithm reduce_binomial;
 extern const Algorithm reduce_intercom;
 extern const Algorithm combine_recursive_doubling;
 extern const Algorithm combine_ring;
+extern const Algorithm combine_ccl_hybrid;
 extern const Algorithm combine_intercom;
 extern const Algorithm scatter_binomial;
 extern const Algorithm gather_binomial;
