@@ -49,7 +49,13 @@ void ScheduleRun::abandon() {
 void ScheduleRun::start_round() {
   bool transfers = false;
   after_sends_ = clock_;  // local steps come first in a round, then sends leave one by one
+  port_start_ = clock_;
+  bool locals_done = false;
   for (const Step& st : s_->round(round_)) {
+    if (!locals_done && (st.kind == StepKind::send || st.kind == StepKind::recv)) {
+      port_start_ = after_sends_;
+      locals_done = true;
+    }
     switch (st.kind) {
       case StepKind::copy: {
         std::byte* to = binding_.at(st.dst);
@@ -90,7 +96,14 @@ void ScheduleRun::start_round() {
 void ScheduleRun::end_round() {
   clock_ = after_sends_;
   if (channel_->clocked()) {
-    for (void* h : handles_) clock_ = longest(clock_, channel_->arrival(h));
+    // Handles of a clocked channel are the round's receives, in posting order.
+    Cost port = port_start_;
+    std::size_t h = 0;
+    for (const Step& st : s_->round(round_)) {
+      if (st.kind != StepKind::recv) continue;
+      port = longest(channel_->arrival(handles_[h++]), port + Cost{1, st.dst.bytes, 0});
+      clock_ = longest(clock_, port);
+    }
   }
   channel_->end_round(handles_);
   posted_ = false;

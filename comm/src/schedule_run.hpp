@@ -4,7 +4,8 @@
 // On a clocked channel it also tracks this member's critical path (C1, C2, C3): reduce steps add
 // their bytes to C3; the k-th send of a round leaves at the round's clock + (k, bytes sent so
 // far in the round) — one send port, used in posting order; the round ends at the maximum of
-// that and the stamps of the messages received.
+// that and the completion of its receives: the receive port takes the round's messages one at
+// a time in posting order, each completing at max(its stamp, previous completion + (1, bytes)).
 #pragma once
 
 #include <memory>
@@ -50,6 +51,7 @@ class ScheduleRun final : public Stage {
   bool posted_ = false;
   Cost clock_;        // critical path up to the current round
   Cost after_sends_;  // this member's own path once the posted round's sends are out
+  Cost port_start_;   // the round's clock once its local steps ran: the receive port opens
 };
 
 }  // namespace ccl::detail

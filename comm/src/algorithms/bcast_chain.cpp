@@ -74,7 +74,7 @@ Cost cost(const Shape& s, const Params& p) {
         after = plus_message(c, bytes(j - 1));
         sent[static_cast<std::size_t>(v)][static_cast<std::size_t>(j - 1)] = after;
       }
-      if (j < S) after = longest(after, sent[static_cast<std::size_t>(v - 1)][static_cast<std::size_t>(j)]);
+      if (j < S) after = longest(after, receive(c, sent[static_cast<std::size_t>(v - 1)][static_cast<std::size_t>(j)], bytes(j)));
       c = after;
     }
     w = longest(w, c);

@@ -123,7 +123,7 @@ Cost cost(const Shape& s, const Params& params) {
   auto send = [](const Cost& c, std::size_t bytes) { return bytes == 0 ? c : plus_message(c, bytes); };
   for (int i = 0; i + 1 < 2 * l.rem; i += 2) {  // fold
     at(i) = plus_message(at(i), m);
-    at(i + 1) = longest(at(i + 1), at(i));
+    at(i + 1) = receive(at(i + 1), at(i), m);
     at(i + 1).c3 += u64(m);
   }
   std::vector<Cost> next(static_cast<std::size_t>(l.p));
@@ -131,8 +131,11 @@ Cost cost(const Shape& s, const Params& params) {
   auto exchange = [&](int dist, auto sent_bytes, auto folded_bytes) {
     for (int sv = 0; sv < l.p; ++sv) {
       const int partner = sv ^ dist;
-      Cost c = send(at(member_of(l, sv)), sent_bytes(sv));
-      if (sent_bytes(partner) > 0) c = longest(c, send(at(member_of(l, partner)), sent_bytes(partner)));
+      const Cost& own = at(member_of(l, sv));
+      Cost c = send(own, sent_bytes(sv));
+      if (sent_bytes(partner) > 0) {
+        c = longest(c, receive(own, send(at(member_of(l, partner)), sent_bytes(partner)), sent_bytes(partner)));
+      }
       c.c3 += u64(folded_bytes(sv));
       next[static_cast<std::size_t>(sv)] = c;
     }
@@ -161,7 +164,7 @@ Cost cost(const Shape& s, const Params& params) {
   }
   for (int i = 0; i + 1 < 2 * l.rem; i += 2) {  // unfold
     at(i + 1) = plus_message(at(i + 1), m);
-    at(i) = longest(at(i), at(i + 1));
+    at(i) = receive(at(i), at(i + 1), m);
   }
   return worst(t);
 }

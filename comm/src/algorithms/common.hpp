@@ -35,6 +35,13 @@ inline std::vector<Params> no_params(const Shape&) { return {Params{}}; }
 // A message leaving after `c`: one more start-up and its bytes.
 inline Cost plus_message(Cost c, std::size_t bytes) { return c + Cost{1, u64(bytes), 0}; }
 
+// A member's receive port takes messages one at a time, in posting order: a receive of `bytes`
+// whose message left with `stamp`, on a port free since `port`, completes at the later of the
+// message's arrival and the port taking it in.
+inline Cost receive(const Cost& port, const Cost& stamp, std::size_t bytes) {
+  return longest(stamp, plus_message(port, bytes));
+}
+
 extern const Algorithm bcast_binomial;
 extern const Algorithm bcast_scatter_concat;
 extern const Algorithm bcast_chain;

@@ -52,7 +52,9 @@ Cost cost(const Shape& s, const Params&) {
       const int from = mod(r + dist, n);
       const std::size_t in = abs.cyclic_bytes(from, len);
       Cost c = out > 0 ? plus_message(t[static_cast<std::size_t>(r)], out) : t[static_cast<std::size_t>(r)];
-      if (in > 0) c = longest(c, plus_message(t[static_cast<std::size_t>(from)], in));
+      if (in > 0) {
+        c = longest(c, receive(t[static_cast<std::size_t>(r)], plus_message(t[static_cast<std::size_t>(from)], in), in));
+      }
       next[static_cast<std::size_t>(r)] = c;
     }
     t.swap(next);

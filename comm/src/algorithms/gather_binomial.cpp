@@ -65,9 +65,11 @@ Cost cost(const Shape& s, const Params&) {
   Cost worst;
   for (int v = n - 1; v >= 0; --v) {
     const int subtree = v == 0 ? n : std::min(lowest_bit(v), n - v);
-    Cost t;
+    Cost t;  // the receive port, taking the children's messages in turn
     for (int mask = 1; mask < subtree && v + mask < n; mask <<= 1) {
-      t = longest(t, sent[static_cast<std::size_t>(v + mask)]);
+      const int len = std::min(mask, n - v - mask);
+      const std::size_t in = rel[static_cast<std::size_t>(v + mask + len)] - rel[static_cast<std::size_t>(v + mask)];
+      if (in > 0) t = receive(t, sent[static_cast<std::size_t>(v + mask)], in);
     }
     const std::size_t bytes = rel[static_cast<std::size_t>(v + subtree)] - rel[static_cast<std::size_t>(v)];
     if (v != 0 && bytes > 0) t = plus_message(t, bytes);

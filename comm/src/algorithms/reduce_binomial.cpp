@@ -74,7 +74,7 @@ Cost cost(const Shape& s, const Params&) {
     const std::vector<int> kids = children(v, n);
     for (std::size_t i = 0; i < kids.size(); ++i) {
       if (i > 0) t.c3 += u64(m);  // folding the previous child
-      t = longest(t, sent[static_cast<std::size_t>(kids[i])]);
+      t = receive(t, sent[static_cast<std::size_t>(kids[i])], m);
     }
     if (!kids.empty()) t.c3 += u64(m);
     const bool forwards = v == 0 && !(s.commutative || s.root == 0) && n > 1;

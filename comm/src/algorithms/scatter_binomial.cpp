@@ -74,7 +74,9 @@ Cost cost(const Shape& s, const Params&) {
   std::vector<Cost> arrival(static_cast<std::size_t>(n));
   Cost worst;
   for (int v = 0; v < n; ++v) {
-    Cost t = arrival[static_cast<std::size_t>(v)];
+    const std::size_t held = rel[static_cast<std::size_t>(v + (v == 0 ? n : std::min(lowest_bit(v), n - v)))] -
+                             rel[static_cast<std::size_t>(v)];
+    Cost t = v == 0 || held == 0 ? Cost{} : receive(Cost{}, arrival[static_cast<std::size_t>(v)], held);
     const int subtree = v == 0 ? n : std::min(lowest_bit(v), n - v);
     int mask = 1;
     while (mask < subtree) mask <<= 1;

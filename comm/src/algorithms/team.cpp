@@ -157,7 +157,7 @@ void cost_tree_bcast(Timeline& tl, const Team& t, std::size_t bytes) {
   std::vector<Cost> arrival(static_cast<std::size_t>(t.size));
   for (int v = 0; v < t.size; ++v) {
     Cost c = at(tl, t, v);
-    if (v != 0) c = longest(c, arrival[static_cast<std::size_t>(v)]);
+    if (v != 0) c = receive(c, arrival[static_cast<std::size_t>(v)], bytes);
     for (int mask : child_masks(v, t.size)) {
       c = plus_message(c, bytes);
       arrival[static_cast<std::size_t>(v + mask)] = c;
@@ -185,9 +185,8 @@ void cost_tree_scatter(Timeline& tl, const Team& t, const Pieces& p) {
   std::vector<Cost> arrival(static_cast<std::size_t>(t.size));
   for (int v = 0; v < t.size; ++v) {
     Cost c = at(tl, t, v);
-    if (v != 0 && p.span(v, v + subtree_of(v, t.size)) > 0) {
-      c = longest(c, arrival[static_cast<std::size_t>(v)]);
-    }
+    const std::size_t held = p.span(v, v + subtree_of(v, t.size));
+    if (v != 0 && held > 0) c = receive(c, arrival[static_cast<std::size_t>(v)], held);
     for (int mask : child_masks(v, t.size)) {
       const int ch = v + mask, len = std::min(mask, t.size - ch);
       c = after_send(c, p.span(ch, ch + len));
@@ -215,7 +214,7 @@ void cost_tree_gather(Timeline& tl, const Team& t, const Pieces& p) {
     Cost c = at(tl, t, v);
     for (int mask = 1; mask < sub && v + mask < t.size; mask <<= 1) {
       const int ch = v + mask, len = std::min(mask, t.size - ch);
-      if (p.span(ch, ch + len) > 0) c = longest(c, sent[static_cast<std::size_t>(ch)]);
+      if (p.span(ch, ch + len) > 0) c = receive(c, sent[static_cast<std::size_t>(ch)], p.span(ch, ch + len));
     }
     if (v != 0) c = after_send(c, p.span(v, v + sub));
     sent[static_cast<std::size_t>(v)] = c;
@@ -242,7 +241,7 @@ void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p) {
     for (int i = 0; i < d; ++i) {
       const int prev = mod(i - 1, d), out = mod(i - s, d), in = mod(i - s - 1, d);
       Cost c = after_send(at(tl, t, i), p.bytes(out));
-      if (p.bytes(in) > 0) c = longest(c, plus_message(at(tl, t, prev), p.bytes(in)));
+      if (p.bytes(in) > 0) c = longest(c, receive(at(tl, t, i), plus_message(at(tl, t, prev), p.bytes(in)), p.bytes(in)));
       next[static_cast<std::size_t>(i)] = c;
     }
     for (int i = 0; i < d; ++i) at(tl, t, i) = next[static_cast<std::size_t>(i)];
@@ -276,7 +275,10 @@ void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p) {
     for (int i = 0; i < d; ++i) {
       const int prev = mod(i - 1, d), out = mod(i - 1 - s, d), in = mod(i - 2 - s, d);
       Cost c = after_send(folded[static_cast<std::size_t>(i)], p.bytes(out));
-      if (p.bytes(in) > 0) c = longest(c, plus_message(folded[static_cast<std::size_t>(prev)], p.bytes(in)));
+      if (p.bytes(in) > 0) {
+        c = longest(c, receive(folded[static_cast<std::size_t>(i)],
+                               plus_message(folded[static_cast<std::size_t>(prev)], p.bytes(in)), p.bytes(in)));
+      }
       next[static_cast<std::size_t>(i)] = c;
     }
     for (int i = 0; i < d; ++i) at(tl, t, i) = next[static_cast<std::size_t>(i)];
@@ -337,14 +339,15 @@ void cost_rd_allreduce(Timeline& tl, const Team& t, std::size_t bytes) {
     const Cost sent = plus_message(at(tl, t, i), bytes);
     at(tl, t, i) = sent;
     Cost& odd = at(tl, t, i + 1);
-    odd = longest(odd, sent);
+    odd = receive(odd, sent, bytes);
     odd.c3 += m;
   }
   std::vector<Cost> next(static_cast<std::size_t>(p));
   for (int mask = 1; mask < p; mask <<= 1) {
     for (int s = 0; s < p; ++s) {
-      Cost c = longest(plus_message(at(tl, t, member(s)), bytes),
-                       plus_message(at(tl, t, member(s ^ mask)), bytes));
+      const Cost& own = at(tl, t, member(s));
+      Cost c = longest(plus_message(own, bytes),
+                       receive(own, plus_message(at(tl, t, member(s ^ mask)), bytes), bytes));
       c.c3 += m;
       next[static_cast<std::size_t>(s)] = c;
     }
@@ -353,7 +356,7 @@ void cost_rd_allreduce(Timeline& tl, const Team& t, std::size_t bytes) {
   for (int i = 0; i + 1 < 2 * rem; i += 2) {  // unfold: 2i+1 hands the result back
     const Cost sent = plus_message(at(tl, t, i + 1), bytes);
     at(tl, t, i + 1) = sent;
-    at(tl, t, i) = longest(at(tl, t, i), sent);
+    at(tl, t, i) = receive(at(tl, t, i), sent, bytes);
   }
 }
 
@@ -383,7 +386,7 @@ void cost_tree_reduce(Timeline& tl, const Team& t, std::size_t bytes) {
   for (int v = t.size - 1; v >= 0; --v) {
     Cost c = at(tl, t, v);
     for (int child : reduce_children(v, t.size)) {
-      c = longest(c, sent[static_cast<std::size_t>(child)]);
+      c = receive(c, sent[static_cast<std::size_t>(child)], bytes);
       c.c3 += u64(bytes);
     }
     if (v != 0) c = plus_message(c, bytes);
