@@ -53,10 +53,16 @@ extern const Algorithm combine_ring;
 extern const Algorithm combine_ccl_hybrid;
 extern const Algorithm combine_intercom;
 extern const Algorithm scatter_binomial;
+extern const Algorithm scatter_linear;
 extern const Algorithm gather_binomial;
+extern const Algorithm gather_linear;
 extern const Algorithm concat_bruck;
+extern const Algorithm concat_ring;
+extern const Algorithm concat_recursive_doubling;
 extern const Algorithm index_pairwise;
+extern const Algorithm index_bruck;
 extern const Algorithm prefix_recursive_doubling;
+extern const Algorithm prefix_fan_in_out;
 extern const Algorithm shift_direct;
 extern const Algorithm sync_dissemination;
 

@@ -134,6 +134,10 @@ Pieces::Pieces(const Pieces& outer, int i, int parts, std::size_t elem)
   for (auto& o : offset_) o += outer.begin(i);
 }
 
+Pieces::Pieces(const BlockLayout& blocks, int n) : offset_(static_cast<std::size_t>(n) + 1) {
+  for (int i = 0; i <= n; ++i) offset_[static_cast<std::size_t>(i)] = i < n ? blocks.offset(i) : blocks.total();
+}
+
 std::size_t Pieces::largest() const {
   std::size_t m = 0;
   for (int i = 0; i < parts(); ++i) m = std::max(m, bytes(i));

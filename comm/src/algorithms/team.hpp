@@ -60,6 +60,8 @@ class Pieces {
   Pieces(std::size_t bytes, int parts, std::size_t elem);
   // Sub-pieces of piece i of another layout, offsets still from the vector's start.
   Pieces(const Pieces& outer, int i, int parts, std::size_t elem);
+  // The members' blocks of a block-wise collective (concat, concatv, ...).
+  explicit Pieces(const BlockLayout& blocks, int n);
   int parts() const { return static_cast<int>(offset_.size()) - 1; }
   std::size_t begin(int i) const { return offset_[static_cast<std::size_t>(i)]; }
   std::size_t bytes(int i) const { return begin(i + 1) - begin(i); }
