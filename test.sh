@@ -7,4 +7,4 @@ root=$(ccl_root)
 ccl_install_deps
 ccl_build
 ccl_mpi_env
-ctest --test-dir "$root/build" --output-on-failure "$@"
+ctest --test-dir "$root/build" --output-on-failure -j "$(nproc)" "$@"

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 
 #include "ccl/error.hpp"
 
@@ -221,7 +222,43 @@ std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& m
   return out;
 }
 
+namespace {
+
+// Choices already made, by shape without the member's rank (selection never depends on it), so
+// that the members of a group — simulated ones share this process — choose once per shape.
+struct ChoiceCache {
+  unsigned epoch = 0;
+  std::unordered_map<Shape, Choice> map;
+};
+
+ChoiceCache& choice_cache() {
+  static ChoiceCache c;
+  return c;
+}
+
+Choice choose(const Shape& shape);
+
+}  // namespace
+
 Choice select(const Shape& shape) {
+  ChoiceCache& cache = choice_cache();
+  if (cache.epoch != epoch) {
+    cache.map.clear();
+    cache.epoch = epoch;
+  }
+  Shape key = shape;
+  key.rank = 0;
+  auto it = cache.map.find(key);
+  if (it != cache.map.end()) return it->second;
+  if (cache.map.size() >= 1024) cache.map.clear();
+  Choice c = choose(shape);
+  cache.map.emplace(std::move(key), c);
+  return c;
+}
+
+namespace {
+
+Choice choose(const Shape& shape) {
   if (const Override* o = override_for(shape.kind)) {
     if (!o->choice.params.empty_params()) return o->choice;
     auto best = best_of(*o->choice.algorithm, shape, machine_model());
@@ -241,6 +278,8 @@ Choice select(const Shape& shape) {
   if (!best) throw Error("ccl: no algorithm applies to " + std::string(name(shape.kind)));
   return best->choice;
 }
+
+}  // namespace
 
 std::string selection_reason(const Shape& shape) {
   if (const Override* o = override_for(shape.kind)) return "override " + o->origin;
