@@ -1,0 +1,112 @@
+// ccl-explain: which algorithm ccl chooses for a collective and why. Prints every candidate
+// with its C1 (start-ups), C2 (bytes) and C3 (bytes reduced) on the critical path and its
+// predicted time under the machine model, least first, and marks the choice.
+//
+//   ccl-explain --coll concat --np 12 --bytes 65536 [--root R] [--elem 8]
+//               [--noncommutative] [--model FILE] [--all]
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+#include "ccl/algorithm.hpp"
+#include "ccl/error.hpp"
+#include "ccl/selection.hpp"
+
+namespace {
+
+[[noreturn]] void usage(const std::string& problem) {
+  std::fprintf(stderr,
+               "ccl-explain: %s\n"
+               "usage: ccl-explain --coll NAME --np N --bytes B [--root R] [--elem E] "
+               "[--noncommutative] [--model FILE] [--all]\n"
+               "  NAME: bcast reduce combine scatter gather concat index prefix shift sync\n"
+               "  B: bytes per member (the vector, or one member's block)\n",
+               problem.c_str());
+  std::exit(2);
+}
+
+long number(const char* text, const std::string& flag) {
+  char* end = nullptr;
+  const long v = std::strtol(text, &end, 10);
+  if (*text == '\0' || *end != '\0' || v < 0) usage(flag + " needs a non-negative integer, got '" + text + "'");
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::optional<ccl::CollKind> kind;
+  long np = -1, bytes = -1, root = 0, elem = 8;
+  bool commutative = true, all = false;
+  std::string model_path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> const char* {
+      if (i + 1 >= argc) usage(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--coll") {
+      const std::string name = value();
+      for (int k = 0; k < ccl::kCollKinds; ++k) {
+        if (ccl::name(static_cast<ccl::CollKind>(k)) == name) kind = static_cast<ccl::CollKind>(k);
+      }
+      if (!kind) usage("unknown collective '" + name + "'");
+    } else if (a == "--np") {
+      np = number(value(), a);
+    } else if (a == "--bytes") {
+      bytes = number(value(), a);
+    } else if (a == "--root") {
+      root = number(value(), a);
+    } else if (a == "--elem") {
+      elem = number(value(), a);
+    } else if (a == "--model") {
+      model_path = value();
+    } else if (a == "--noncommutative") {
+      commutative = false;
+    } else if (a == "--all") {
+      all = true;
+    } else {
+      usage("unknown option '" + a + "'");
+    }
+  }
+  if (!kind || np < 1 || bytes < 0) usage("--coll, --np (at least 1) and --bytes are required");
+  if (elem < 1 || bytes % elem != 0) usage("--bytes must be a multiple of --elem");
+  if (root >= np) usage("--root must be below --np");
+  if (ccl::is_vector_form(*kind)) usage("explain the fixed-size form (concat for concatv, ...)");
+
+  try {
+    if (!model_path.empty()) ccl::set_machine_model(ccl::load_machine_model(model_path));
+    const ccl::MachineModel& model = ccl::machine_model();
+    ccl::Shape s;
+    s.kind = *kind;
+    s.size = static_cast<int>(np);
+    s.root = ccl::is_rooted(*kind) ? static_cast<int>(root) : 0;
+    s.elem = *kind == ccl::CollKind::sync ? 1 : static_cast<std::size_t>(elem);
+    s.count = *kind == ccl::CollKind::sync ? 0 : static_cast<std::size_t>(bytes / elem);
+    s.commutative = commutative;
+    s.distance = 1;
+    const ccl::Choice chosen = ccl::select(s);
+    const auto ranked = ccl::rank_candidates(s, model);
+    std::printf("%s (%s) on %ld members, %ld bytes per member%s\n", std::string(ccl::name(*kind)).c_str(),
+                std::string(ccl::mpi_name(*kind)).c_str(), np, bytes,
+                ccl::is_reduction(*kind) && !commutative ? ", non-commutative operator" : "");
+    std::printf("model: alpha %.3g s, beta %.3g s/B (%.2f GB/s), gamma %.3g s/B  [%s]\n", model.alpha,
+                model.beta, model.beta > 0 ? 1e-9 / model.beta : 0.0, model.gamma, model.source.c_str());
+    std::printf("  %-44s %6s %12s %12s %12s\n", "candidate", "C1", "C2 [B]", "C3 [B]", "predicted");
+    const std::size_t shown = all ? ranked.size() : std::min<std::size_t>(ranked.size(), 15);
+    for (std::size_t i = 0; i < shown; ++i) {
+      const auto& c = ranked[i];
+      const bool is_choice = c.choice.str() == chosen.str();
+      std::printf("%s %-44s %6llu %12llu %12llu %9.2f us\n", is_choice ? "*" : " ", c.choice.str().c_str(),
+                  static_cast<unsigned long long>(c.cost.c1), static_cast<unsigned long long>(c.cost.c2),
+                  static_cast<unsigned long long>(c.cost.c3), c.seconds * 1e6);
+    }
+    if (shown < ranked.size()) std::printf("  ... %zu more (--all lists them)\n", ranked.size() - shown);
+    std::printf("choice: %s — %s\n", chosen.str().c_str(), ccl::selection_reason(s).c_str());
+  } catch (const ccl::Error& e) {
+    std::fprintf(stderr, "ccl-explain: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
