@@ -1,8 +1,12 @@
-// ccl-bench-collectives: each ccl collective against Open MPI's own equivalent, in the same run,
-// on the same buffers, for 8 B to 1 MiB per member (the MPI count × 8 bytes: the vector of
-// bcast/reduce/combine/prefix/shift, one member's block for scatter/gather/concat/index).
-// Repetitions alternate ccl and MPI; each time is the slowest rank's mean per call, best of the
-// repetitions. Writes CSV (ratio = ccl time / MPI time) and prints a one-line summary.
+// ccl-bench-collectives: each of the ten ccl collectives (model-selected algorithm) against Open
+// MPI's own equivalent, in the same run, on the same buffers, for 8 B to 4 MiB per member.
+// Bytes per member: the vector of bcast/reduce/combine/prefix/shift, one member's block for
+// scatter/gather/concat, a member's whole send buffer for index. Repetitions alternate ccl and
+// MPI; each time is the slowest rank's mean per call, best of the repetitions. Results must agree.
+//
+// Writes CSV (ratio = ccl time / MPI time, the model's prediction, bus bandwidth in the
+// nccl-tests convention) and prints a summary line: median and worst ratio, and how often the
+// model's prediction is within a factor 2 of the measured ccl time.
 //
 //   mpirun -np 4 ccl-bench-collectives [--csv FILE] [--max-bytes N] [--reps N] [--quick]
 #include <mpi.h>
@@ -11,18 +15,18 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "ccl/ccl.hpp"
+#include "ccl/selection.hpp"
 
 namespace {
 
 struct Options {
   std::string csv;
-  std::size_t max_bytes = std::size_t{1} << 20;
+  std::size_t max_bytes = std::size_t{4} << 20;
   int reps = 3;
   bool quick = false;
 };
@@ -64,14 +68,19 @@ double time_calls(const std::function<void()>& f, int iters) {
 }
 
 struct Case {
-  std::string name, mpi;
+  ccl::CollKind kind;
   std::function<void()> ccl_call, mpi_call;
   std::function<bool()> same_result;  // after one call of each: do they agree?
+  ccl::Shape shape;                    // for the model's prediction
+  double bus_factor;                   // busbw = bytes · factor / time (nccl-tests convention)
 };
 
-struct Buffers {
-  std::vector<double> send, recv, recv_mpi;
-};
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
 
 }  // namespace
 
@@ -95,64 +104,76 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "ccl-bench-collectives: cannot write %s\n", opt.csv.c_str());
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    std::fprintf(csv, "collective,mpi,ranks,bytes,ccl_us,mpi_us,ratio,ccl_algorithm\n");
+    std::fprintf(csv, "collective,mpi,ranks,bytes,ccl_us,mpi_us,ratio,predicted_us,ccl_busbw_GBs,"
+                      "mpi_busbw_GBs,ccl_algorithm\n");
   }
 
-  double log_ratio_sum = 0;
-  int cases = 0, ccl_faster = 0, mismatches = 0;
+  std::vector<double> ratios;
+  int within_2x = 0, mismatches = 0;
   const int root = P - 1;
-  for (std::size_t bytes : {8, 64, 512, 4096, 32768, 262144, 1048576}) {
+  const double nm1 = static_cast<double>(P - 1);
+  for (std::size_t bytes : {8, 64, 512, 4096, 32768, 262144, 1048576, 4194304}) {
     if (bytes > opt.max_bytes) break;
     const std::size_t n = bytes / sizeof(double);
-    Buffers b;
-    b.send.resize(n * Pn);
-    for (std::size_t i = 0; i < b.send.size(); ++i) b.send[i] = static_cast<double>((r + 1) * 1000 + i % 977);
-    b.recv.assign(n * Pn, 0);
-    b.recv_mpi.assign(n * Pn, 0);
-    const int cnt = static_cast<int>(n);
-    auto sv = [&](std::size_t len) { return std::span<const double>(b.send.data(), len); };
-    auto rv = [&](std::size_t len) { return std::span<double>(b.recv.data(), len); };
+    const std::size_t idx = std::max<std::size_t>(n / Pn, 1);  // index: block per destination
+    std::vector<double> send(std::max(n * Pn, idx * Pn)), recv(send.size()), recv_mpi(send.size());
+    for (std::size_t i = 0; i < send.size(); ++i) send[i] = static_cast<double>((r + 1) * 1000 + i % 977);
+    const int cnt = static_cast<int>(n), icnt = static_cast<int>(idx);
+    auto sv = [&](std::size_t len) { return std::span<const double>(send.data(), len); };
+    auto rv = [&](std::size_t len) { return std::span<double>(recv.data(), len); };
     auto same = [&](std::size_t len) {
-      return std::equal(b.recv.begin(), b.recv.begin() + static_cast<std::ptrdiff_t>(len), b.recv_mpi.begin());
+      return std::equal(recv.begin(), recv.begin() + static_cast<std::ptrdiff_t>(len), recv_mpi.begin());
     };
+    auto shape = [&](ccl::CollKind k, std::size_t count) {
+      ccl::Shape s;
+      s.kind = k;
+      s.size = P;
+      s.root = ccl::is_rooted(k) ? root : 0;
+      s.elem = sizeof(double);
+      s.count = count;
+      s.distance = 1;
+      return s;
+    };
+    using K = ccl::CollKind;
     std::vector<Case> list{
-        {"bcast", "MPI_Bcast", [&] { ccl::bcast(w, rv(n), root); },
-         [&] { MPI_Bcast(b.recv_mpi.data(), cnt, MPI_DOUBLE, root, MPI_COMM_WORLD); },
-         [&] { return same(n); }},
-        {"reduce", "MPI_Reduce", [&] { ccl::reduce(w, sv(n), rv(n), ccl::sum, root); },
-         [&] { MPI_Reduce(b.send.data(), b.recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD); },
-         [&] { return r != root || same(n); }},
-        {"combine", "MPI_Allreduce", [&] { ccl::combine(w, sv(n), rv(n), ccl::sum); },
-         [&] { MPI_Allreduce(b.send.data(), b.recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); },
-         [&] { return same(n); }},
-        {"scatter", "MPI_Scatter", [&] { ccl::scatter(w, sv(n * Pn), rv(n), root); },
-         [&] { MPI_Scatter(b.send.data(), cnt, MPI_DOUBLE, b.recv_mpi.data(), cnt, MPI_DOUBLE, root, MPI_COMM_WORLD); },
-         [&] { return same(n); }},
-        {"gather", "MPI_Gather", [&] { ccl::gather(w, sv(n), rv(n * Pn), root); },
-         [&] { MPI_Gather(b.send.data(), cnt, MPI_DOUBLE, b.recv_mpi.data(), cnt, MPI_DOUBLE, root, MPI_COMM_WORLD); },
-         [&] { return r != root || same(n * Pn); }},
-        {"concat", "MPI_Allgather", [&] { ccl::concat(w, sv(n), rv(n * Pn)); },
-         [&] { MPI_Allgather(b.send.data(), cnt, MPI_DOUBLE, b.recv_mpi.data(), cnt, MPI_DOUBLE, MPI_COMM_WORLD); },
-         [&] { return same(n * Pn); }},
-        {"index", "MPI_Alltoall", [&] { ccl::index(w, sv(n * Pn), rv(n * Pn)); },
-         [&] { MPI_Alltoall(b.send.data(), cnt, MPI_DOUBLE, b.recv_mpi.data(), cnt, MPI_DOUBLE, MPI_COMM_WORLD); },
-         [&] { return same(n * Pn); }},
-        {"prefix", "MPI_Scan", [&] { ccl::prefix(w, sv(n), rv(n), ccl::sum); },
-         [&] { MPI_Scan(b.send.data(), b.recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); },
-         [&] { return same(n); }},
-        {"shift", "MPI_Sendrecv", [&] { ccl::shift(w, sv(n), rv(n), 1); },
+        {K::bcast, [&] { ccl::bcast(w, rv(n), root); },
+         [&] { MPI_Bcast(recv_mpi.data(), cnt, MPI_DOUBLE, root, MPI_COMM_WORLD); },
+         [&] { return same(n); }, shape(K::bcast, n), 1.0},
+        {K::reduce, [&] { ccl::reduce(w, sv(n), rv(n), ccl::sum, root); },
+         [&] { MPI_Reduce(send.data(), recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD); },
+         [&] { return r != root || same(n); }, shape(K::reduce, n), 1.0},
+        {K::combine, [&] { ccl::combine(w, sv(n), rv(n), ccl::sum); },
+         [&] { MPI_Allreduce(send.data(), recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); },
+         [&] { return same(n); }, shape(K::combine, n), 2 * nm1 / P},
+        {K::scatter, [&] { ccl::scatter(w, sv(n * Pn), rv(n), root); },
+         [&] { MPI_Scatter(send.data(), cnt, MPI_DOUBLE, recv_mpi.data(), cnt, MPI_DOUBLE, root, MPI_COMM_WORLD); },
+         [&] { return same(n); }, shape(K::scatter, n), nm1},
+        {K::gather, [&] { ccl::gather(w, sv(n), rv(n * Pn), root); },
+         [&] { MPI_Gather(send.data(), cnt, MPI_DOUBLE, recv_mpi.data(), cnt, MPI_DOUBLE, root, MPI_COMM_WORLD); },
+         [&] { return r != root || same(n * Pn); }, shape(K::gather, n), nm1},
+        {K::concat, [&] { ccl::concat(w, sv(n), rv(n * Pn)); },
+         [&] { MPI_Allgather(send.data(), cnt, MPI_DOUBLE, recv_mpi.data(), cnt, MPI_DOUBLE, MPI_COMM_WORLD); },
+         [&] { return same(n * Pn); }, shape(K::concat, n), nm1},
+        {K::index, [&] { ccl::index(w, sv(idx * Pn), rv(idx * Pn)); },
+         [&] { MPI_Alltoall(send.data(), icnt, MPI_DOUBLE, recv_mpi.data(), icnt, MPI_DOUBLE, MPI_COMM_WORLD); },
+         [&] { return same(idx * Pn); }, shape(K::index, idx), nm1 / P},
+        {K::prefix, [&] { ccl::prefix(w, sv(n), rv(n), ccl::sum); },
+         [&] { MPI_Scan(send.data(), recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); },
+         [&] { return same(n); }, shape(K::prefix, n), 1.0},
+        {K::shift, [&] { ccl::shift(w, sv(n), rv(n), 1); },
          [&] {
-           MPI_Sendrecv(b.send.data(), cnt, MPI_DOUBLE, (r + 1) % P, 0, b.recv_mpi.data(), cnt, MPI_DOUBLE,
+           MPI_Sendrecv(send.data(), cnt, MPI_DOUBLE, (r + 1) % P, 0, recv_mpi.data(), cnt, MPI_DOUBLE,
                         (r - 1 + P) % P, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
          },
-         [&] { return same(n); }},
+         [&] { return same(n); }, shape(K::shift, n), 1.0},
     };
     if (bytes == 8) {
-      list.push_back({"sync", "MPI_Barrier", [&] { ccl::sync(w); }, [&] { MPI_Barrier(MPI_COMM_WORLD); },
-                      [] { return true; }});
+      list.push_back({K::sync, [&] { ccl::sync(w); }, [&] { MPI_Barrier(MPI_COMM_WORLD); },
+                      [] { return true; }, shape(K::sync, 0), 0.0});
     }
-    const int iters = opt.quick ? 2 : static_cast<int>(std::clamp<std::size_t>((std::size_t{4} << 20) / (bytes * Pn), 10, 2000));
-    for (const Case& c : list) {
+    const int iters = opt.quick ? 2 : static_cast<int>(std::clamp<std::size_t>((std::size_t{8} << 20) / (bytes * Pn), 5, 2000));
+    for (Case& c : list) {
+      if (c.kind == K::sync) c.shape.elem = 1;
       c.ccl_call();
       c.mpi_call();
       const int ok = c.same_result() ? 1 : 0;
@@ -165,28 +186,28 @@ int main(int argc, char** argv) {
         best_mpi = std::min(best_mpi, time_calls(c.mpi_call, iters));
       }
       const double ratio = best_ccl / best_mpi;
-      log_ratio_sum += std::log(ratio);
-      ++cases;
-      if (ratio < 1) ++ccl_faster;
+      ratios.push_back(ratio);
+      const ccl::Choice choice = ccl::select(c.shape);
+      const double predicted = ccl::machine_model().predict(choice.algorithm->cost(c.shape, choice.params));
+      if (predicted <= 2 * best_ccl && best_ccl <= 2 * predicted) ++within_2x;
+      const double moved = static_cast<double>(c.kind == K::index ? idx * Pn * sizeof(double) : bytes);
       if (csv != nullptr) {
-        std::string algo;
-        for (int k = 0; k < ccl::kCollKinds; ++k) {
-          if (ccl::name(static_cast<ccl::CollKind>(k)) == c.name) {
-            algo = std::string(ccl::statistics().of(static_cast<ccl::CollKind>(k)).algorithm);
-          }
-        }
-        std::fprintf(csv, "%s,%s,%d,%zu,%.3f,%.3f,%.4f,%s\n", c.name.c_str(), c.mpi.c_str(), P,
-                     c.name == "sync" ? std::size_t{0} : bytes, best_ccl * 1e6, best_mpi * 1e6,
-                     ratio, algo.c_str());
+        std::fprintf(csv, "%s,%s,%d,%zu,%.3f,%.3f,%.4f,%.3f,%.3f,%.3f,%s\n",
+                     std::string(ccl::name(c.kind)).c_str(), std::string(ccl::mpi_name(c.kind)).c_str(), P,
+                     c.kind == K::sync ? std::size_t{0} : bytes, best_ccl * 1e6, best_mpi * 1e6, ratio,
+                     predicted * 1e6, moved * c.bus_factor / best_ccl * 1e-9,
+                     moved * c.bus_factor / best_mpi * 1e-9, choice.str().c_str());
       }
     }
   }
   if (csv != nullptr) std::fclose(csv);
   if (r == 0) {
     std::printf(
-        "ccl-bench-collectives: %d ranks, %d cases, geometric-mean time ratio ccl/MPI = %.2f, "
-        "ccl faster in %d, result mismatches %d\n",
-        P, cases, std::exp(log_ratio_sum / std::max(cases, 1)), ccl_faster, mismatches);
+        "ccl-bench-collectives: %d ranks, %zu cases: ratio ccl/Open MPI median %.2f, worst %.2f, "
+        "ccl faster in %ld; model within 2x of measured in %.0f%%; result mismatches %d\n",
+        P, ratios.size(), median(ratios), ratios.empty() ? 0.0 : *std::max_element(ratios.begin(), ratios.end()),
+        static_cast<long>(std::count_if(ratios.begin(), ratios.end(), [](double x) { return x < 1; })),
+        100.0 * within_2x / std::max<std::size_t>(ratios.size(), 1), mismatches);
   }
   return mismatches == 0 ? 0 : 1;
 }
