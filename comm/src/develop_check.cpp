@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ccl/error.hpp"
+#include "ccl/selection.hpp"
 #include "launch.hpp"
 
 namespace ccl::detail {
@@ -60,7 +61,13 @@ Descriptor describe_call(const GroupState& g, const Call& c, const std::optional
     d.op_id = c.kernel.id;
     std::memcpy(d.op_name, c.kernel.name.data(), std::min(c.kernel.name.size(), sizeof(d.op_name) - 1));
   }
-  if (local) d.problem = *local;
+  if (local) {
+    d.problem = *local;
+  } else {
+    const std::string choice = select(shape_of(c, n, g.rank, false)).str();
+    d.choice_hash = fingerprint(choice);
+    std::memcpy(d.choice, choice.data(), std::min(choice.size(), sizeof(d.choice) - 1));
+  }
   return d;
 }
 
@@ -105,6 +112,10 @@ std::optional<std::string> find_disagreement(std::span<const Descriptor> all, co
     }
     if (d.counts_hash != ref.counts_hash) {
       return head + "rank " + std::to_string(r) + " passed a counts list different from rank 0's";
+    }
+    if (d.choice_hash != ref.choice_hash) {
+      return head + "rank " + std::to_string(r) + " selected algorithm " + d.choice + ", rank 0 selected " +
+             ref.choice + " (their machine models or CCL_ALGO_ overrides differ)";
     }
   }
   return std::nullopt;

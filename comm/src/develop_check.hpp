@@ -28,6 +28,8 @@ struct Descriptor {
   std::uint64_t counts_hash;
   std::uint64_t op_id;
   char op_name[24];
+  std::uint64_t choice_hash;  // the algorithm selected, which must agree too
+  char choice[40];
   Problem problem;
 };
 

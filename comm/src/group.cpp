@@ -48,7 +48,8 @@ std::uint64_t fingerprint(std::string_view text) {
   return h;
 }
 
-std::shared_ptr<const Schedule> ScheduleCache::get(const Shape& shape, Statistics& stats) {
+std::shared_ptr<const Schedule> ScheduleCache::get(const Shape& shape, Statistics& stats,
+                                                  const Choice* fixed) {
   if (epoch_ != selection_epoch()) {  // the model or an override changed: choose afresh
     map_.clear();
     epoch_ = selection_epoch();
@@ -56,7 +57,8 @@ std::shared_ptr<const Schedule> ScheduleCache::get(const Shape& shape, Statistic
   auto it = map_.find(shape);
   if (it != map_.end()) return it->second;
   if (map_.size() >= kCapacity) map_.clear();
-  auto s = std::make_shared<const Schedule>(build_schedule(shape));
+  auto s = std::make_shared<const Schedule>(fixed != nullptr ? build_schedule(shape, *fixed)
+                                                              : build_schedule(shape));
   stats.schedules_built += 1;
   map_.emplace(shape, s);
   return s;

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ccl/algorithm.hpp"
 #include "ccl/pgid.hpp"
 #include "ccl/schedule.hpp"
 #include "ccl/shape.hpp"
@@ -20,8 +21,10 @@ namespace ccl::detail {
 
 class ScheduleCache {
  public:
-  // The schedule of a shape, built on first use (counted in `stats`) and reused afterwards.
-  std::shared_ptr<const Schedule> get(const Shape& shape, Statistics& stats);
+  // The schedule of a shape, built on first use (counted in `stats`) and reused afterwards:
+  // with the selected algorithm, or with `fixed` when given.
+  std::shared_ptr<const Schedule> get(const Shape& shape, Statistics& stats,
+                                      const Choice* fixed = nullptr);
 
  private:
   static constexpr std::size_t kCapacity = 256;
@@ -38,6 +41,7 @@ struct GroupState {
   std::uint64_t instances = 0;
   std::unique_ptr<Channel> channel;
   ScheduleCache schedules;
+  ScheduleCache check_schedules;  // develop-mode exchanges: fixed algorithms, never overridden
 };
 
 }  // namespace ccl::detail

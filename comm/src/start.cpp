@@ -6,6 +6,7 @@
 #include "ccl/call.hpp"
 #include "ccl/error.hpp"
 #include "ccl/mode.hpp"
+#include "ccl/selection.hpp"
 #include "develop_check.hpp"
 #include "engine.hpp"
 #include "launch.hpp"
@@ -43,8 +44,12 @@ void add_main_schedule(Operation& op, const Shape& shape, std::uint64_t instance
 
 void add_check_schedule(Operation& op, const Shape& shape, const std::byte* send, std::byte* recv,
                         std::uint64_t instance, int phase) {
+  // The checks must work even when members disagree on overrides or models: fixed algorithms.
+  static const Choice concat{find_algorithm(CollKind::concat, "bruck"), {}};
+  static const Choice index{find_algorithm(CollKind::index, "pairwise"), {}};
   GroupState& g = op.group();
-  std::shared_ptr<const Schedule> schedule = g.schedules.get(shape, g.process->stats);
+  std::shared_ptr<const Schedule> schedule =
+      g.check_schedules.get(shape, g.process->stats, shape.kind == CollKind::index ? &index : &concat);
   auto scratch = std::make_shared<Scratch>();
   scratch->bytes.reset(new std::byte[schedule->scratch_bytes + 1]);
   auto run = std::make_unique<ScheduleRun>();

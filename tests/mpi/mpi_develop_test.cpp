@@ -9,6 +9,7 @@
 
 #include "../common/reference.hpp"
 #include "ccl/ccl.hpp"
+#include "ccl/selection.hpp"
 
 namespace {
 
@@ -131,6 +132,15 @@ TEST_F(MpiDevelop, IndexvSendAndReceiveCountsDisagree) {
   const std::string msg = error_of([&] { ccl::indexv(w, in, send_counts, out, recv_counts); });
   expect_contains(msg, "rank " + std::to_string(P - 1) + " sends");
   expect_contains(msg, "to rank 0");
+}
+
+TEST_F(MpiDevelop, RanksSelectingDifferentAlgorithms) {
+  if (w.size() < 3) GTEST_SKIP() << "ring concat needs 3 members";
+  ccl::set_override(ccl::CollKind::concat, w.rank() == 1 ? "ring" : "bruck");
+  std::vector<I64> in(2, w.rank()), out(2 * static_cast<std::size_t>(w.size()));
+  const std::string msg = error_of([&] { ccl::concat(w, in, out); });
+  ccl::set_override(ccl::CollKind::concat, "");
+  expect_contains(msg, "rank 1 selected algorithm ring, rank 0 selected bruck");
 }
 
 TEST_F(MpiDevelop, NonblockingMismatchSurfacesAtWait) {

@@ -1,0 +1,101 @@
+// Parameters, machine models and model-driven selection with API overrides.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "ccl/error.hpp"
+#include "ccl/selection.hpp"
+
+namespace {
+
+ccl::Shape shape(ccl::CollKind k, int n, std::size_t count, int rank = 0) {
+  ccl::Shape s;
+  s.kind = k;
+  s.size = n;
+  s.rank = rank;
+  s.elem = 8;
+  s.count = count;
+  return s;
+}
+
+std::string error_of(auto f) {
+  try {
+    f();
+  } catch (const ccl::Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(Params, TextRoundTrip) {
+  const ccl::Params p{4, 65536, {2, 3, 5}, "SSMCC"};
+  EXPECT_EQ(ccl::to_string(p), "k=4,seg=65536,mesh=2x3x5,plan=SSMCC");
+  EXPECT_EQ(ccl::parse_params(ccl::to_string(p)), p);
+  EXPECT_EQ(ccl::parse_params(""), ccl::Params{});
+  EXPECT_NE(error_of([] { ccl::parse_params("k=-1"); }).find("non-negative"), std::string::npos);
+  EXPECT_NE(error_of([] { ccl::parse_params("radix"); }).find("key=value"), std::string::npos);
+  EXPECT_NE(error_of([] { ccl::parse_params("depth=3"); }).find("unknown parameter 'depth'"), std::string::npos);
+}
+
+TEST(Choice, ParsesNamesAndListsKnownOnes) {
+  const ccl::Choice c = ccl::parse_choice(ccl::CollKind::index, "bruck:k=4");
+  EXPECT_EQ(c.algorithm->name, "bruck");
+  EXPECT_EQ(c.params.k, 4);
+  EXPECT_EQ(c.str(), "bruck:k=4");
+  EXPECT_EQ(ccl::parse_choice(ccl::CollKind::concatv, "ring").algorithm->kind, ccl::CollKind::concat);
+  const std::string msg = error_of([] { ccl::parse_choice(ccl::CollKind::concat, "butterfly"); });
+  EXPECT_NE(msg.find("no concat algorithm 'butterfly'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("bruck"), std::string::npos) << msg;
+}
+
+TEST(Selection, LeastPredictedTimeAndIndependentOfRank) {
+  const ccl::MachineModel& m = ccl::machine_model();
+  for (auto k : {ccl::CollKind::bcast, ccl::CollKind::combine, ccl::CollKind::concat, ccl::CollKind::index}) {
+    for (int n : {2, 6, 12, 30}) {
+      for (std::size_t count : {std::size_t{1}, std::size_t{4096}, std::size_t{131072}}) {
+        const auto ranked = ccl::rank_candidates(shape(k, n, count), m);
+        ASSERT_FALSE(ranked.empty());
+        for (std::size_t i = 1; i < ranked.size(); ++i) EXPECT_LE(ranked[i - 1].seconds, ranked[i].seconds);
+        const ccl::Choice c = ccl::select(shape(k, n, count));
+        EXPECT_DOUBLE_EQ(m.predict(c.algorithm->cost(shape(k, n, count), c.params)), ranked.front().seconds);
+        EXPECT_EQ(ccl::select(shape(k, n, count, n - 1)).str(), c.str());
+      }
+    }
+  }
+}
+
+TEST(Selection, LatencyBoundPicksFewStartUpsBandwidthBoundFewBytes) {
+  ccl::MachineModel latency{1e-3, 1e-15, 1e-15, "test"}, bandwidth{1e-15, 1e-6, 1e-6, "test"};
+  const auto small = ccl::rank_candidates(shape(ccl::CollKind::combine, 16, 4096), latency);
+  const auto large = ccl::rank_candidates(shape(ccl::CollKind::combine, 16, 4096), bandwidth);
+  EXPECT_EQ(small.front().cost.c1, 4u);  // recursive doubling: log2 16
+  EXPECT_LT(large.front().cost.c2, small.front().cost.c2);
+}
+
+TEST(Selection, ApiOverrideWinsAndClears) {
+  const ccl::Shape s = shape(ccl::CollKind::concat, 6, 10);
+  ccl::set_override(ccl::CollKind::concat, "ring");
+  EXPECT_EQ(ccl::select(s).str(), "ring");
+  EXPECT_EQ(ccl::selection_reason(s), "override API");
+  ccl::set_override(ccl::CollKind::concat, "");
+  EXPECT_EQ(ccl::selection_reason(s).rfind("least predicted time", 0), 0u);
+  ccl::set_override(ccl::CollKind::concat, "recursive_doubling");  // needs a power of two
+  EXPECT_NE(error_of([&] { ccl::select(s); }).find("does not apply"), std::string::npos);
+  ccl::set_override(ccl::CollKind::concat, "");
+}
+
+TEST(MachineModel, SavedAndLoadedAndBadFilesNamed) {
+  const std::string path = ::testing::TempDir() + "ccl_model_test.txt";
+  ccl::save_machine_model(ccl::MachineModel{1.5e-6, 2e-10, 3e-10, ""}, path);
+  const ccl::MachineModel m = ccl::load_machine_model(path);
+  EXPECT_NEAR(m.alpha, 1.5e-6, 1e-12);
+  EXPECT_NEAR(m.gamma, 3e-10, 1e-16);
+  std::ofstream(path) << "alpha 1e-6\nbeta fast\n";
+  EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":2:"), std::string::npos);
+  std::ofstream(path) << "alpha 1e-6\n";
+  EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find("needs alpha, beta and gamma"), std::string::npos);
+  std::remove(path.c_str());
+}
+
+}  // namespace
