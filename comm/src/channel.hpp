@@ -30,6 +30,13 @@ class Channel {
   virtual void wait_all(Handles& hs) = 0;
   // The round is over: release what the handles hold.
   virtual void end_round(Handles& hs) { hs.clear(); }
+  // A whole round of at most one send and one receive, done at once by a blocking call when
+  // the transport has one cheaper than post-and-wait; false if not (then the round is posted).
+  virtual bool exchange(int /*to*/, const std::byte* /*out*/, std::size_t /*out_bytes*/,
+                        int /*from*/, std::byte* /*in*/, std::size_t /*in_bytes*/,
+                        std::uint64_t /*tag*/) {
+    return false;
+  }
   // Clocked channels (the simulator) deliver each message's stamp: the executor then tracks the
   // critical path. Others return false and never get arrival() calls.
   virtual bool clocked() const { return false; }

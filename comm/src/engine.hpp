@@ -19,6 +19,9 @@ class Engine {
   bool test(Operation& op);
   void wait(Operation& op);
   std::size_t outstanding() const { return active_.size(); }
+  // May an operation run by blocking, without the engine? Only when nothing else is in flight
+  // (and never on the simulator, whose members cannot block).
+  bool can_block() const { return !stall_is_deadlock_ && active_.empty(); }
 
  private:
   Progress progress_all();

@@ -98,6 +98,30 @@ bool MpiChannel::test_all(Handles& hs) {
   return done != 0;
 }
 
+bool MpiChannel::exchange(int to, const std::byte* out, std::size_t out_bytes, int from,
+                          std::byte* in, std::size_t in_bytes, std::uint64_t tag) {
+  // Blocking calls skip request bookkeeping. A lone send may block only while small enough to
+  // go eagerly: a large one could wait on a peer that is itself sending to us.
+  constexpr std::size_t kEager = 1024;
+  const int t = static_cast<int>(tag);
+  if (to >= 0 && from >= 0) {
+    if (out_bytes > static_cast<std::size_t>(INT_MAX) || in_bytes > static_cast<std::size_t>(INT_MAX)) return false;
+    check_mpi(MPI_Sendrecv(out, static_cast<int>(out_bytes), MPI_BYTE, to, t, in, static_cast<int>(in_bytes),
+                           MPI_BYTE, from, t, comm_, MPI_STATUS_IGNORE),
+              "MPI_Sendrecv");
+    return true;
+  }
+  if (from >= 0 && in_bytes <= static_cast<std::size_t>(INT_MAX)) {
+    check_mpi(MPI_Recv(in, static_cast<int>(in_bytes), MPI_BYTE, from, t, comm_, MPI_STATUS_IGNORE), "MPI_Recv");
+    return true;
+  }
+  if (to >= 0 && out_bytes <= kEager) {
+    check_mpi(MPI_Send(out, static_cast<int>(out_bytes), MPI_BYTE, to, t, comm_), "MPI_Send");
+    return true;
+  }
+  return false;
+}
+
 void MpiChannel::wait_all(Handles& hs) {
   if (hs.empty()) return;
   check_mpi(MPI_Waitall(static_cast<int>(hs.size()), requests(hs), MPI_STATUSES_IGNORE),

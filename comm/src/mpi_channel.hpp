@@ -25,6 +25,8 @@ class MpiChannel final : public Channel {
             Handles& hs) override;
   bool test_all(Handles& hs) override;
   void wait_all(Handles& hs) override;
+  bool exchange(int to, const std::byte* out, std::size_t out_bytes, int from, std::byte* in,
+                std::size_t in_bytes, std::uint64_t tag) override;
 
  private:
   MPI_Comm comm_;

@@ -35,10 +35,39 @@ Progress ScheduleRun::progress() {
 
 void ScheduleRun::block() {
   while (round_ < s_->rounds()) {
+    if (!posted_ && try_exchange()) continue;
     if (!posted_) start_round();
     channel_->wait_all(handles_);
     end_round();
   }
+}
+
+bool ScheduleRun::try_exchange() {
+  if (channel_->clocked()) return false;
+  const Step *send = nullptr, *recv = nullptr;
+  for (const Step& st : s_->round(round_)) {
+    if (st.kind == StepKind::send) {
+      if (send != nullptr) return false;
+      send = &st;
+    } else if (st.kind == StepKind::recv) {
+      if (recv != nullptr) return false;
+      recv = &st;
+    } else {
+      return false;  // rounds with local steps take the general path
+    }
+  }
+  if (!channel_->exchange(send ? send->peer : -1, send ? binding_.at(send->src) : nullptr,
+                          send ? send->src.bytes : 0, recv ? recv->peer : -1,
+                          recv ? binding_.at(recv->dst) : nullptr, recv ? recv->dst.bytes : 0, tag_)) {
+    return false;
+  }
+  if (send != nullptr) {
+    traffic_->messages += 1;
+    traffic_->bytes += send->src.bytes;
+  }
+  traffic_->rounds += 1;
+  ++round_;
+  return true;
 }
 
 void ScheduleRun::abandon() {

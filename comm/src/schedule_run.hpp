@@ -38,6 +38,7 @@ class ScheduleRun final : public Stage {
  private:
   void start_round();
   void end_round();
+  bool try_exchange();  // block(): the round as one blocking call, when it is a lone transfer pair
 
   Channel* channel_ = nullptr;
   std::uint64_t tag_ = 0;

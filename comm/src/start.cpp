@@ -59,7 +59,11 @@ void add_check_schedule(Operation& op, const Shape& shape, const std::byte* send
   op.add(std::move(run));
 }
 
-Request start(const Group& group, Call call) {
+namespace {
+
+// Check the call and set up its operation (develop-mode checks, main schedule); `request` owns
+// the operation from the start, so nothing leaks when setting up throws.
+Operation& prepare(const Group& group, Call call, Request& request) {
   GroupState& g = group.state();
   const int size = static_cast<int>(g.members.size());
   bool in_place = false;
@@ -71,14 +75,34 @@ Request start(const Group& group, Call call) {
   }
 
   Operation* op = g.process->acquire();
-  Request request(op);  // owns a reference from here on, also if setting up throws
+  request = Request(op);
   const CollKind kind = call.kind;
   op->begin(kind, group.shared_state(), std::move(call));
   const std::uint64_t instance = g.instances++;
   if (develop) add_develop_checks(*op, problem, instance);
   if (!problem) add_main_schedule(*op, shape_of(op->call(), size, g.rank, in_place), instance);
-  g.process->engine->add(*op);
+  return *op;
+}
+
+}  // namespace
+
+Request start(const Group& group, Call call) {
+  Request request;
+  Operation& op = prepare(group, std::move(call), request);
+  op.process().engine->add(op);
   return request;
+}
+
+void run(const Group& group, Call call) {
+  Request request;
+  Operation& op = prepare(group, std::move(call), request);
+  Engine& engine = *op.process().engine;
+  if (engine.can_block()) {
+    op.block();  // alone: straight through, blocking transfers where they are cheaper
+  } else {
+    engine.add(op);
+  }
+  request.wait();
 }
 
 }  // namespace ccl::detail

@@ -28,5 +28,8 @@ struct Call {
 
 // Validate, build or reuse the schedule, and start it. Collective over the group.
 Request start(const Group& g, Call call);
+// The same, run to completion: when nothing else is outstanding it runs straight through with
+// blocking transfers, without registering with the progress engine.
+void run(const Group& g, Call call);
 
 }  // namespace ccl::detail

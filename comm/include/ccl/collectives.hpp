@@ -97,159 +97,244 @@ Call reduction_call(CollKind kind, const S& send, R&& recv, Op op) {
 
 }  // namespace detail
 
-// ---- nonblocking forms ----
+// ---- the calls, as the library sees them ----
+
+namespace detail {
 
 template <WriteBuffer B>
-Request ibcast(const Group& g, B&& buf, int root) {
-  auto c = detail::make_call<detail::elem_t<B>>(CollKind::bcast);
-  detail::set_recv(c, buf);
+Call bcast_call(B&& buf, int root) {
+  auto c = make_call<elem_t<B>>(CollKind::bcast);
+  set_recv(c, buf);
   c.send = c.recv;
   c.send_elems = c.recv_elems;
   c.root = root;
-  return detail::start(g, std::move(c));
+  return c;
+}
+
+template <ReadBuffer S, WriteBuffer R, class Op>
+Call reduce_call(const S& send, R&& recv, Op op, int root) {
+  auto c = reduction_call(CollKind::reduce, send, recv, std::move(op));
+  c.root = root;
+  return c;
+}
+
+template <ReadBuffer S, WriteBuffer R, class Op>
+Call combine_call(const S& send, R&& recv, Op op) {
+  auto c = reduction_call(CollKind::combine, send, recv, std::move(op));
+  return c;
+}
+
+template <ReadBuffer S, WriteBuffer R, class Op>
+Call prefix_call(const S& send, R&& recv, Op op) {
+  auto c = reduction_call(CollKind::prefix, send, recv, std::move(op));
+  return c;
+}
+
+template <ReadBuffer S, WriteBuffer R>
+Call scatter_call(const S& send, R&& recv, int root) {
+  auto c = send_recv_call(CollKind::scatter, send, recv);
+  c.root = root;
+  return c;
+}
+
+template <ReadBuffer S, WriteBuffer R>
+Call gather_call(const S& send, R&& recv, int root) {
+  auto c = send_recv_call(CollKind::gather, send, recv);
+  c.root = root;
+  return c;
+}
+
+template <ReadBuffer S, WriteBuffer R>
+Call concat_call(const S& send, R&& recv) {
+  auto c = send_recv_call(CollKind::concat, send, recv);
+  return c;
+}
+
+template <ReadBuffer S, WriteBuffer R>
+Call index_call(const S& send, R&& recv) {
+  auto c = send_recv_call(CollKind::index, send, recv);
+  return c;
+}
+
+template <ReadBuffer S, WriteBuffer R>
+Call shift_call(const S& send, R&& recv, int distance) {
+  auto c = send_recv_call(CollKind::shift, send, recv);
+  c.distance = distance;
+  return c;
+}
+
+template <ReadBuffer S, WriteBuffer R, CountList C>
+Call concatv_call(const S& send, R&& recv, const C& counts) {
+  auto c = send_recv_call(CollKind::concatv, send, recv);
+  c.counts = to_counts(counts);
+  return c;
+}
+
+template <ReadBuffer S, WriteBuffer R, CountList C>
+Call gatherv_call(const S& send, R&& recv, const C& counts, int root) {
+  auto c = send_recv_call(CollKind::gatherv, send, recv);
+  c.counts = to_counts(counts);
+  c.root = root;
+  return c;
+}
+
+template <ReadBuffer S, WriteBuffer R, CountList C>
+Call scatterv_call(const S& send, R&& recv, const C& counts, int root) {
+  auto c = send_recv_call(CollKind::scatterv, send, recv);
+  c.counts = to_counts(counts);
+  c.root = root;
+  return c;
+}
+
+template <ReadBuffer S, CountList SC, WriteBuffer R, CountList RC>
+Call indexv_call(const S& send, const SC& send_counts, R&& recv, const RC& recv_counts) {
+  auto c = send_recv_call(CollKind::indexv, send, recv);
+  c.counts = to_counts(send_counts);
+  c.recv_counts = to_counts(recv_counts);
+  return c;
+}
+
+inline Call sync_call() { return make_call<char>(CollKind::sync); }
+
+}  // namespace detail
+
+// ---- nonblocking forms: start and return a request ----
+
+template <WriteBuffer B>
+Request ibcast(const Group& g, B&& buf, int root) {
+  return detail::start(g, detail::bcast_call(buf, root));
 }
 
 template <ReadBuffer S, WriteBuffer R, class Op>
 Request ireduce(const Group& g, const S& send, R&& recv, Op op, int root) {
-  auto c = detail::reduction_call(CollKind::reduce, send, recv, std::move(op));
-  c.root = root;
-  return detail::start(g, std::move(c));
+  return detail::start(g, detail::reduce_call(send, recv, std::move(op), root));
 }
 
 template <ReadBuffer S, WriteBuffer R, class Op>
 Request icombine(const Group& g, const S& send, R&& recv, Op op) {
-  auto c = detail::reduction_call(CollKind::combine, send, recv, std::move(op));
-  return detail::start(g, std::move(c));
+  return detail::start(g, detail::combine_call(send, recv, std::move(op)));
 }
 
 template <ReadBuffer S, WriteBuffer R, class Op>
 Request iprefix(const Group& g, const S& send, R&& recv, Op op) {
-  auto c = detail::reduction_call(CollKind::prefix, send, recv, std::move(op));
-  return detail::start(g, std::move(c));
+  return detail::start(g, detail::prefix_call(send, recv, std::move(op)));
 }
 
 template <ReadBuffer S, WriteBuffer R>
 Request iscatter(const Group& g, const S& send, R&& recv, int root) {
-  auto c = detail::send_recv_call(CollKind::scatter, send, recv);
-  c.root = root;
-  return detail::start(g, std::move(c));
+  return detail::start(g, detail::scatter_call(send, recv, root));
 }
 
 template <ReadBuffer S, WriteBuffer R>
 Request igather(const Group& g, const S& send, R&& recv, int root) {
-  auto c = detail::send_recv_call(CollKind::gather, send, recv);
-  c.root = root;
-  return detail::start(g, std::move(c));
+  return detail::start(g, detail::gather_call(send, recv, root));
 }
 
 template <ReadBuffer S, WriteBuffer R>
 Request iconcat(const Group& g, const S& send, R&& recv) {
-  auto c = detail::send_recv_call(CollKind::concat, send, recv);
-  return detail::start(g, std::move(c));
+  return detail::start(g, detail::concat_call(send, recv));
 }
 
 template <ReadBuffer S, WriteBuffer R>
 Request iindex(const Group& g, const S& send, R&& recv) {
-  auto c = detail::send_recv_call(CollKind::index, send, recv);
-  return detail::start(g, std::move(c));
+  return detail::start(g, detail::index_call(send, recv));
 }
 
 template <ReadBuffer S, WriteBuffer R>
 Request ishift(const Group& g, const S& send, R&& recv, int distance) {
-  auto c = detail::send_recv_call(CollKind::shift, send, recv);
-  c.distance = distance;
-  return detail::start(g, std::move(c));
+  return detail::start(g, detail::shift_call(send, recv, distance));
 }
-
-inline Request isync(const Group& g) { return detail::start(g, detail::make_call<char>(CollKind::sync)); }
 
 template <ReadBuffer S, WriteBuffer R, CountList C>
 Request iconcatv(const Group& g, const S& send, R&& recv, const C& counts) {
-  auto c = detail::send_recv_call(CollKind::concatv, send, recv);
-  c.counts = detail::to_counts(counts);
-  return detail::start(g, std::move(c));
+  return detail::start(g, detail::concatv_call(send, recv, counts));
 }
 
 template <ReadBuffer S, WriteBuffer R, CountList C>
 Request igatherv(const Group& g, const S& send, R&& recv, const C& counts, int root) {
-  auto c = detail::send_recv_call(CollKind::gatherv, send, recv);
-  c.counts = detail::to_counts(counts);
-  c.root = root;
-  return detail::start(g, std::move(c));
+  return detail::start(g, detail::gatherv_call(send, recv, counts, root));
 }
 
 template <ReadBuffer S, WriteBuffer R, CountList C>
 Request iscatterv(const Group& g, const S& send, R&& recv, const C& counts, int root) {
-  auto c = detail::send_recv_call(CollKind::scatterv, send, recv);
-  c.counts = detail::to_counts(counts);
-  c.root = root;
-  return detail::start(g, std::move(c));
+  return detail::start(g, detail::scatterv_call(send, recv, counts, root));
 }
 
 template <ReadBuffer S, CountList SC, WriteBuffer R, CountList RC>
-Request iindexv(const Group& g, const S& send, const SC& send_counts, R&& recv,
-                const RC& recv_counts) {
-  auto c = detail::send_recv_call(CollKind::indexv, send, recv);
-  c.counts = detail::to_counts(send_counts);
-  c.recv_counts = detail::to_counts(recv_counts);
-  return detail::start(g, std::move(c));
+Request iindexv(const Group& g, const S& send, const SC& send_counts, R&& recv, const RC& recv_counts) {
+  return detail::start(g, detail::indexv_call(send, send_counts, recv, recv_counts));
 }
 
-// ---- blocking forms: start, then wait ----
+inline Request isync(const Group& g) { return detail::start(g, detail::sync_call()); }
+
+// ---- blocking forms: run to completion ----
 
 template <WriteBuffer B>
 void bcast(const Group& g, B&& buf, int root) {
-  ibcast(g, buf, root).wait();
+  detail::run(g, detail::bcast_call(buf, root));
 }
+
 template <ReadBuffer S, WriteBuffer R, class Op>
 void reduce(const Group& g, const S& send, R&& recv, Op op, int root) {
-  ireduce(g, send, recv, std::move(op), root).wait();
+  detail::run(g, detail::reduce_call(send, recv, std::move(op), root));
 }
+
 template <ReadBuffer S, WriteBuffer R, class Op>
 void combine(const Group& g, const S& send, R&& recv, Op op) {
-  icombine(g, send, recv, std::move(op)).wait();
+  detail::run(g, detail::combine_call(send, recv, std::move(op)));
 }
+
 template <ReadBuffer S, WriteBuffer R, class Op>
 void prefix(const Group& g, const S& send, R&& recv, Op op) {
-  iprefix(g, send, recv, std::move(op)).wait();
+  detail::run(g, detail::prefix_call(send, recv, std::move(op)));
 }
+
 template <ReadBuffer S, WriteBuffer R>
 void scatter(const Group& g, const S& send, R&& recv, int root) {
-  iscatter(g, send, recv, root).wait();
+  detail::run(g, detail::scatter_call(send, recv, root));
 }
+
 template <ReadBuffer S, WriteBuffer R>
 void gather(const Group& g, const S& send, R&& recv, int root) {
-  igather(g, send, recv, root).wait();
+  detail::run(g, detail::gather_call(send, recv, root));
 }
+
 template <ReadBuffer S, WriteBuffer R>
 void concat(const Group& g, const S& send, R&& recv) {
-  iconcat(g, send, recv).wait();
+  detail::run(g, detail::concat_call(send, recv));
 }
+
 template <ReadBuffer S, WriteBuffer R>
 void index(const Group& g, const S& send, R&& recv) {
-  iindex(g, send, recv).wait();
+  detail::run(g, detail::index_call(send, recv));
 }
+
 template <ReadBuffer S, WriteBuffer R>
 void shift(const Group& g, const S& send, R&& recv, int distance) {
-  ishift(g, send, recv, distance).wait();
+  detail::run(g, detail::shift_call(send, recv, distance));
 }
-inline void sync(const Group& g) { isync(g).wait(); }
+
 template <ReadBuffer S, WriteBuffer R, CountList C>
 void concatv(const Group& g, const S& send, R&& recv, const C& counts) {
-  iconcatv(g, send, recv, counts).wait();
+  detail::run(g, detail::concatv_call(send, recv, counts));
 }
+
 template <ReadBuffer S, WriteBuffer R, CountList C>
 void gatherv(const Group& g, const S& send, R&& recv, const C& counts, int root) {
-  igatherv(g, send, recv, counts, root).wait();
+  detail::run(g, detail::gatherv_call(send, recv, counts, root));
 }
+
 template <ReadBuffer S, WriteBuffer R, CountList C>
 void scatterv(const Group& g, const S& send, R&& recv, const C& counts, int root) {
-  iscatterv(g, send, recv, counts, root).wait();
+  detail::run(g, detail::scatterv_call(send, recv, counts, root));
 }
+
 template <ReadBuffer S, CountList SC, WriteBuffer R, CountList RC>
 void indexv(const Group& g, const S& send, const SC& send_counts, R&& recv, const RC& recv_counts) {
-  iindexv(g, send, send_counts, recv, recv_counts).wait();
+  detail::run(g, detail::indexv_call(send, send_counts, recv, recv_counts));
 }
+
+inline void sync(const Group& g) { detail::run(g, detail::sync_call()); }
 
 // Reduce one value over the group and return the result on every member.
 template <class T, class Op>
