@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
-# ccl collectives against Open MPI's (coll/tuned by default) at 2, 4 and 8 ranks on this machine.
-# Writes perf/results/collectives.csv and collectives.png; prints one summary line per rank count.
+# ccl's ten collectives (model-selected) against Open MPI's own (coll/tuned by default) at 2, 3,
+# 4, 5, 7 and 8 ranks on this machine, 8 B to 4 MiB per member. Before each rank count,
+# ccl-calibrate measures the machine model at that count (oversubscription changes it) and the
+# benchmark runs with it (CCL_MODEL). Writes perf/results/collectives.csv, one PNG per collective
+# (time against size, both libraries) and collectives.png (ratios); prints one summary line per
+# rank count.
 #   perf/run_collectives.sh [extra ccl-bench-collectives options]
 set -euo pipefail
 source "$(dirname "$0")/../scripts/common.sh"
@@ -11,11 +15,13 @@ ccl_mpi_env
 out="$root/perf/results"
 mkdir -p "$out"
 csv="$out/collectives.csv"
-rm -f "$csv"
-for np in 2 4 8; do
-  mpirun -np "$np" --oversubscribe "$root/build/perf/ccl-bench-collectives" --csv "$out/collectives_np$np.csv" "$@"
+rm -f "$csv" "$out"/collectives_np*.csv "$out"/model_np*.txt
+for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
+  mpirun -np "$np" --oversubscribe "$root/build/tools/ccl-calibrate" --output "$out/model_np$np.txt" > /dev/null
+  CCL_MODEL="$out/model_np$np.txt" mpirun -np "$np" --oversubscribe -x CCL_MODEL \
+    "$root/build/perf/ccl-bench-collectives" --csv "$out/collectives_np$np.csv" "$@"
   if [ ! -f "$csv" ]; then head -n 1 "$out/collectives_np$np.csv" > "$csv"; fi
   tail -n +2 "$out/collectives_np$np.csv" >> "$csv"
 done
-"$root/perf/plot_collectives.sh" "$csv" "$out/collectives.png"
-echo "wrote $csv and $out/collectives.png"
+"$root/perf/plot_collectives.sh" "$csv" "$out"
+echo "wrote $csv, $out/collectives.png and $out/collectives_<name>.png"
