@@ -261,6 +261,9 @@ namespace {
 Choice choose(const Shape& shape) {
   if (const Override* o = override_for(shape.kind)) {
     if (!o->choice.params.empty_params()) return o->choice;
+    // A bare name means the algorithm's plain setting when it has one, else its best setting.
+    const auto settings = o->choice.algorithm->candidates(shape);
+    if (std::find(settings.begin(), settings.end(), Params{}) != settings.end()) return o->choice;
     auto best = best_of(*o->choice.algorithm, shape, machine_model());
     if (!best) {
       throw Error("ccl: " + o->origin + " selects " + std::string(o->choice.algorithm->name) +

@@ -1,7 +1,8 @@
 // Model-driven algorithm selection. A machine model (α start-up seconds, β seconds per byte,
 // γ seconds per reduced byte) turns each candidate's (C1, C2, C3) into a predicted time; the
 // least wins. Overrides, strongest first:
-//   set_override(kind, "name[:params]")            (API, e.g. from a test)
+//   set_override(kind, "name[:params]")            (API, e.g. from a test; a bare name is the
+//                                                   plain setting, or the best one if none)
 //   CCL_ALGO_<COLL>=name[:params]                  (environment, e.g. CCL_ALGO_CONCAT=ring)
 //   CCL_ALGO_FILE=path with lines "concat = ring"  ('#' starts a comment)
 // The model comes from CCL_MODEL=path (written by ccl-calibrate), else a built-in default.

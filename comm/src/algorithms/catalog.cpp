@@ -30,6 +30,7 @@ constexpr std::array kCatalog{
     &index_bruck,
     &prefix_recursive_doubling,
     &prefix_fan_in_out,
+    &prefix_chain,
     &shift_direct,
     &sync_dissemination,
 };

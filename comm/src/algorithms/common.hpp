@@ -63,6 +63,7 @@ extern const Algorithm index_pairwise;
 extern const Algorithm index_bruck;
 extern const Algorithm prefix_recursive_doubling;
 extern const Algorithm prefix_fan_in_out;
+extern const Algorithm prefix_chain;
 extern const Algorithm shift_direct;
 extern const Algorithm sync_dissemination;
 

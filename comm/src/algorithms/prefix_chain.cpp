@@ -1,0 +1,108 @@
+// Prefix as a pipelined chain: member i receives the prefix of members 0 .. i−1 from i − 1,
+// folds it in on the left and passes the result to i + 1, segment by segment, so that for long
+// vectors all members work at once. Rank order holds for any associative operator.
+// Param: seg (bytes per segment; absent: the whole vector in one piece).
+//
+// Cost for n members, m bytes in S segments of ≤ seg bytes: C1 = n − 1 + S − 1,
+// C2 = (n − 1 + S − 1)·seg, C3 ≈ (n − 1 + S − 2)·seg (for equal segments): about m·(β + γ) for
+// long vectors, however many members.
+//
+//   n = 3, S = 2:  step 1: 0─s0─►1   step 2: 0─s1─►1─s0─►2   step 3: 1─s1─►2   (each fold first)
+#include <algorithm>
+#include <vector>
+
+#include "team.hpp"
+
+namespace ccl::algorithms {
+
+namespace {
+
+std::vector<std::size_t> segments(const Shape& s, const Params& p) {
+  const std::size_t m = s.vector_bytes();
+  const std::size_t seg = p.segment == 0 ? m : std::max(p.segment / s.elem, std::size_t{1}) * s.elem;
+  std::vector<std::size_t> bounds{0};
+  while (bounds.back() < m) bounds.push_back(std::min(m, bounds.back() + seg));
+  return bounds;
+}
+
+Schedule build(const Shape& s, const Params& p) {
+  ScheduleBuilder b("chain");
+  const int n = s.size, r = s.rank;
+  const std::size_t m = s.vector_bytes();
+  const std::vector<std::size_t> bounds = segments(s, p);
+  const int S = static_cast<int>(bounds.size()) - 1;
+  auto seg = [&](Buffer buf, int j) {
+    return Slice{buf, bounds[static_cast<std::size_t>(j)],
+                 bounds[static_cast<std::size_t>(j) + 1] - bounds[static_cast<std::size_t>(j)]};
+  };
+  const Slice incoming = b.scratch(m);
+  b.copy(Slice{Buffer::send, 0, m}, Slice{Buffer::recv, 0, m});
+  if (r == 0) {
+    for (int j = 0; j < S && n > 1; ++j) {
+      b.send(1, seg(Buffer::recv, j));
+      b.end_round();
+    }
+    return b.finish();
+  }
+  for (int j = 0; j <= S; ++j) {
+    if (j >= 1) {
+      const Slice done = seg(Buffer::recv, j - 1);
+      b.reduce(incoming.sub(done.offset, done.bytes), done, true);
+      if (r < n - 1) b.send(r + 1, done);
+    }
+    if (j < S) {
+      const Slice next = seg(Buffer::recv, j);
+      b.recv(r - 1, incoming.sub(next.offset, next.bytes));
+    }
+    b.end_round();
+  }
+  return b.finish();
+}
+
+Cost cost(const Shape& s, const Params& p) {
+  const int n = s.size;
+  const std::vector<std::size_t> bounds = segments(s, p);
+  const int S = static_cast<int>(bounds.size()) - 1;
+  if (n == 1 || S == 0) return {};
+  auto bytes = [&](int j) { return bounds[static_cast<std::size_t>(j) + 1] - bounds[static_cast<std::size_t>(j)]; };
+  std::vector<std::vector<Cost>> sent(static_cast<std::size_t>(n), std::vector<Cost>(static_cast<std::size_t>(S)));
+  Cost c, w;
+  for (int j = 0; j < S; ++j) {
+    c = plus_message(c, bytes(j));
+    sent[0][static_cast<std::size_t>(j)] = c;
+  }
+  w = c;
+  for (int r = 1; r < n; ++r) {
+    c = Cost{};
+    for (int j = 0; j <= S; ++j) {
+      Cost local = c;
+      if (j >= 1) local.c3 += u64(bytes(j - 1));
+      Cost after = local;
+      if (j >= 1 && r < n - 1) {
+        after = plus_message(local, bytes(j - 1));
+        sent[static_cast<std::size_t>(r)][static_cast<std::size_t>(j - 1)] = after;
+      }
+      if (j < S) after = longest(after, receive(local, sent[static_cast<std::size_t>(r - 1)][static_cast<std::size_t>(j)], bytes(j)));
+      c = after;
+    }
+    w = longest(w, c);
+  }
+  return w;
+}
+
+std::vector<Params> candidates(const Shape& s) {
+  std::vector<Params> out;
+  if (s.size < 2) return out;
+  out.push_back(Params{});
+  for (std::size_t seg : {std::size_t{8} << 10, std::size_t{32} << 10, std::size_t{128} << 10,
+                          std::size_t{512} << 10}) {
+    if (seg < s.vector_bytes() && s.vector_bytes() / seg <= 512) out.push_back(Params{0, seg, {}, ""});
+  }
+  return out;
+}
+
+}  // namespace
+
+const Algorithm prefix_chain{"chain", CollKind::prefix, build, cost, candidates};
+
+}  // namespace ccl::algorithms
