@@ -16,19 +16,10 @@ namespace ccl::algorithms {
 
 namespace {
 
-// Segment boundaries (whole elements).
-std::vector<std::size_t> segments(const Shape& s, const Params& p) {
-  const std::size_t m = s.vector_bytes();
-  const std::size_t seg = p.segment == 0 ? m : std::max(p.segment / s.elem, std::size_t{1}) * s.elem;
-  std::vector<std::size_t> bounds{0};
-  while (bounds.back() < m) bounds.push_back(std::min(m, bounds.back() + seg));
-  return bounds;
-}
-
 Schedule build(const Shape& s, const Params& p) {
   ScheduleBuilder b("chain");
   const int n = s.size, v = mod(s.rank - s.root, n);
-  const std::vector<std::size_t> bounds = segments(s, p);
+  const std::vector<std::size_t> bounds = segment_bounds(s, p.segment);
   const int S = static_cast<int>(bounds.size()) - 1;
   auto seg = [&](int j) {
     return Slice{Buffer::recv, bounds[static_cast<std::size_t>(j)],
@@ -51,48 +42,12 @@ Schedule build(const Shape& s, const Params& p) {
   return b.finish();
 }
 
-Cost cost(const Shape& s, const Params& p) {
-  const int n = s.size;
-  const std::vector<std::size_t> bounds = segments(s, p);
-  const int S = static_cast<int>(bounds.size()) - 1;
-  if (n == 1 || S == 0) return {};
-  auto bytes = [&](int j) { return bounds[static_cast<std::size_t>(j) + 1] - bounds[static_cast<std::size_t>(j)]; };
-  // clock[v][r + 1]: member v after its round r; sent[v][j]: stamp of segment j leaving v.
-  std::vector<std::vector<Cost>> sent(static_cast<std::size_t>(n), std::vector<Cost>(static_cast<std::size_t>(S)));
-  Cost w;
-  Cost t;
-  for (int j = 0; j < S; ++j) {
-    t = plus_message(t, bytes(j));
-    sent[0][static_cast<std::size_t>(j)] = t;
-  }
-  w = t;
-  for (int v = 1; v < n; ++v) {
-    Cost c;
-    for (int j = 0; j <= S; ++j) {
-      Cost after = c;
-      if (j >= 1 && v < n - 1) {
-        after = plus_message(c, bytes(j - 1));
-        sent[static_cast<std::size_t>(v)][static_cast<std::size_t>(j - 1)] = after;
-      }
-      if (j < S) after = longest(after, receive(c, sent[static_cast<std::size_t>(v - 1)][static_cast<std::size_t>(j)], bytes(j)));
-      c = after;
-    }
-    w = longest(w, c);
-  }
-  return w;
-}
+Cost cost(const Shape& s, const Params& p) { return cost_chain(s.size, segment_bounds(s, p.segment), false); }
 
 std::vector<Params> candidates(const Shape& s) {
   std::vector<Params> out;
   if (s.size < 2) return out;
-  for (std::size_t seg : {std::size_t{8} << 10, std::size_t{32} << 10, std::size_t{128} << 10,
-                          std::size_t{512} << 10}) {
-    if (seg < s.vector_bytes() && s.vector_bytes() / seg <= 512) {
-      Params p;
-      p.segment = seg;
-      out.push_back(p);
-    }
-  }
+  for (std::size_t seg : segment_sizes(s.vector_bytes())) out.push_back(Params{0, seg, {}, ""});
   return out;
 }
 

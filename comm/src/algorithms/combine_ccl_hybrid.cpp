@@ -120,7 +120,6 @@ Cost cost(const Shape& s, const Params& params) {
   const Pieces& pc = l.pieces;
   Timeline t(static_cast<std::size_t>(s.size));
   auto at = [&](int member) -> Cost& { return t[static_cast<std::size_t>(member)]; };
-  auto send = [](const Cost& c, std::size_t bytes) { return bytes == 0 ? c : plus_message(c, bytes); };
   for (int i = 0; i + 1 < 2 * l.rem; i += 2) {  // fold
     at(i) = plus_message(at(i), m);
     at(i + 1) = receive(at(i + 1), at(i), m);
@@ -132,9 +131,9 @@ Cost cost(const Shape& s, const Params& params) {
     for (int sv = 0; sv < l.p; ++sv) {
       const int partner = sv ^ dist;
       const Cost& own = at(member_of(l, sv));
-      Cost c = send(own, sent_bytes(sv));
+      Cost c = maybe_message(own, sent_bytes(sv));
       if (sent_bytes(partner) > 0) {
-        c = longest(c, receive(own, send(at(member_of(l, partner)), sent_bytes(partner)), sent_bytes(partner)));
+        c = longest(c, receive(own, maybe_message(at(member_of(l, partner)), sent_bytes(partner)), sent_bytes(partner)));
       }
       c.c3 += u64(folded_bytes(sv));
       next[static_cast<std::size_t>(sv)] = c;

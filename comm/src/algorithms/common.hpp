@@ -1,6 +1,7 @@
 // Helpers shared by the algorithm files, and the catalog's entries.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -34,6 +35,31 @@ inline std::vector<Params> no_params(const Shape&) { return {Params{}}; }
 
 // A message leaving after `c`: one more start-up and its bytes.
 inline Cost plus_message(Cost c, std::size_t bytes) { return c + Cost{1, u64(bytes), 0}; }
+
+// The same, or nothing for an empty message (the builder drops those).
+inline Cost maybe_message(const Cost& c, std::size_t bytes) {
+  return bytes == 0 ? c : plus_message(c, bytes);
+}
+
+// Segment boundaries of a pipelined algorithm: whole elements, at most `segment` bytes each
+// (0: the whole vector in one segment).
+inline std::vector<std::size_t> segment_bounds(const Shape& s, std::size_t segment) {
+  const std::size_t m = s.vector_bytes();
+  const std::size_t seg = segment == 0 ? m : std::max(segment / s.elem, std::size_t{1}) * s.elem;
+  std::vector<std::size_t> bounds{0};
+  while (bounds.back() < m) bounds.push_back(std::min(m, bounds.back() + seg));
+  return bounds;
+}
+
+// Segment sizes worth trying for a pipeline over m bytes.
+inline std::vector<std::size_t> segment_sizes(std::size_t m) {
+  std::vector<std::size_t> out;
+  for (std::size_t seg : {std::size_t{8} << 10, std::size_t{32} << 10, std::size_t{128} << 10,
+                          std::size_t{512} << 10}) {
+    if (seg < m && m / seg <= 512) out.push_back(seg);
+  }
+  return out;
+}
 
 // A member's receive port takes messages one at a time, in posting order: a receive of `bytes`
 // whose message left with `stamp`, on a port free since `port`, completes at the later of the

@@ -51,7 +51,7 @@ Cost cost(const Shape& s, const Params&) {
       const std::size_t out = abs.cyclic_bytes(r, len);
       const int from = mod(r + dist, n);
       const std::size_t in = abs.cyclic_bytes(from, len);
-      Cost c = out > 0 ? plus_message(t[static_cast<std::size_t>(r)], out) : t[static_cast<std::size_t>(r)];
+      Cost c = maybe_message(t[static_cast<std::size_t>(r)], out);
       if (in > 0) {
         c = longest(c, receive(t[static_cast<std::size_t>(r)], plus_message(t[static_cast<std::size_t>(from)], in), in));
       }

@@ -39,7 +39,7 @@ Cost cost(const Shape& s, const Params&) {
       const std::size_t out = blocks.cyclic_bytes(r & ~(dist - 1), dist);
       const std::size_t in = blocks.cyclic_bytes(partner & ~(dist - 1), dist);
       const Cost& own = t[static_cast<std::size_t>(r)];
-      Cost c = out > 0 ? plus_message(own, out) : own;
+      Cost c = maybe_message(own, out);
       if (in > 0) c = longest(c, receive(own, plus_message(t[static_cast<std::size_t>(partner)], in), in));
       next[static_cast<std::size_t>(r)] = c;
     }

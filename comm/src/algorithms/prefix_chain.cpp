@@ -17,19 +17,11 @@ namespace ccl::algorithms {
 
 namespace {
 
-std::vector<std::size_t> segments(const Shape& s, const Params& p) {
-  const std::size_t m = s.vector_bytes();
-  const std::size_t seg = p.segment == 0 ? m : std::max(p.segment / s.elem, std::size_t{1}) * s.elem;
-  std::vector<std::size_t> bounds{0};
-  while (bounds.back() < m) bounds.push_back(std::min(m, bounds.back() + seg));
-  return bounds;
-}
-
 Schedule build(const Shape& s, const Params& p) {
   ScheduleBuilder b("chain");
   const int n = s.size, r = s.rank;
   const std::size_t m = s.vector_bytes();
-  const std::vector<std::size_t> bounds = segments(s, p);
+  const std::vector<std::size_t> bounds = segment_bounds(s, p.segment);
   const int S = static_cast<int>(bounds.size()) - 1;
   auto seg = [&](Buffer buf, int j) {
     return Slice{buf, bounds[static_cast<std::size_t>(j)],
@@ -59,45 +51,13 @@ Schedule build(const Shape& s, const Params& p) {
   return b.finish();
 }
 
-Cost cost(const Shape& s, const Params& p) {
-  const int n = s.size;
-  const std::vector<std::size_t> bounds = segments(s, p);
-  const int S = static_cast<int>(bounds.size()) - 1;
-  if (n == 1 || S == 0) return {};
-  auto bytes = [&](int j) { return bounds[static_cast<std::size_t>(j) + 1] - bounds[static_cast<std::size_t>(j)]; };
-  std::vector<std::vector<Cost>> sent(static_cast<std::size_t>(n), std::vector<Cost>(static_cast<std::size_t>(S)));
-  Cost c, w;
-  for (int j = 0; j < S; ++j) {
-    c = plus_message(c, bytes(j));
-    sent[0][static_cast<std::size_t>(j)] = c;
-  }
-  w = c;
-  for (int r = 1; r < n; ++r) {
-    c = Cost{};
-    for (int j = 0; j <= S; ++j) {
-      Cost local = c;
-      if (j >= 1) local.c3 += u64(bytes(j - 1));
-      Cost after = local;
-      if (j >= 1 && r < n - 1) {
-        after = plus_message(local, bytes(j - 1));
-        sent[static_cast<std::size_t>(r)][static_cast<std::size_t>(j - 1)] = after;
-      }
-      if (j < S) after = longest(after, receive(local, sent[static_cast<std::size_t>(r - 1)][static_cast<std::size_t>(j)], bytes(j)));
-      c = after;
-    }
-    w = longest(w, c);
-  }
-  return w;
-}
+Cost cost(const Shape& s, const Params& p) { return cost_chain(s.size, segment_bounds(s, p.segment), true); }
 
 std::vector<Params> candidates(const Shape& s) {
   std::vector<Params> out;
   if (s.size < 2) return out;
   out.push_back(Params{});
-  for (std::size_t seg : {std::size_t{8} << 10, std::size_t{32} << 10, std::size_t{128} << 10,
-                          std::size_t{512} << 10}) {
-    if (seg < s.vector_bytes() && s.vector_bytes() / seg <= 512) out.push_back(Params{0, seg, {}, ""});
-  }
+  for (std::size_t seg : segment_sizes(s.vector_bytes())) out.push_back(Params{0, seg, {}, ""});
   return out;
 }
 

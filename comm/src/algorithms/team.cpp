@@ -11,9 +11,6 @@ namespace ccl::algorithms {
 
 namespace {
 
-// A message of `bytes` leaving after `c`, or nothing for an empty one.
-Cost after_send(const Cost& c, std::size_t bytes) { return bytes == 0 ? c : plus_message(c, bytes); }
-
 Cost& at(Timeline& tl, const Team& t, int i) { return tl[static_cast<std::size_t>(t.rel(i))]; }
 
 int subtree_of(int v, int size) { return v == 0 ? size : std::min(lowest_bit(v), size - v); }
@@ -193,7 +190,7 @@ void cost_tree_scatter(Timeline& tl, const Team& t, const Pieces& p) {
     if (v != 0 && held > 0) c = receive(c, arrival[static_cast<std::size_t>(v)], held);
     for (int mask : child_masks(v, t.size)) {
       const int ch = v + mask, len = std::min(mask, t.size - ch);
-      c = after_send(c, p.span(ch, ch + len));
+      c = maybe_message(c, p.span(ch, ch + len));
       arrival[static_cast<std::size_t>(ch)] = c;
     }
     at(tl, t, v) = c;
@@ -220,7 +217,7 @@ void cost_tree_gather(Timeline& tl, const Team& t, const Pieces& p) {
       const int ch = v + mask, len = std::min(mask, t.size - ch);
       if (p.span(ch, ch + len) > 0) c = receive(c, sent[static_cast<std::size_t>(ch)], p.span(ch, ch + len));
     }
-    if (v != 0) c = after_send(c, p.span(v, v + sub));
+    if (v != 0) c = maybe_message(c, p.span(v, v + sub));
     sent[static_cast<std::size_t>(v)] = c;
     at(tl, t, v) = c;
   }
@@ -244,7 +241,7 @@ void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p) {
   for (int s = 0; s + 1 < d; ++s) {
     for (int i = 0; i < d; ++i) {
       const int prev = mod(i - 1, d), out = mod(i - s, d), in = mod(i - s - 1, d);
-      Cost c = after_send(at(tl, t, i), p.bytes(out));
+      Cost c = maybe_message(at(tl, t, i), p.bytes(out));
       if (p.bytes(in) > 0) c = longest(c, receive(at(tl, t, i), plus_message(at(tl, t, prev), p.bytes(in)), p.bytes(in)));
       next[static_cast<std::size_t>(i)] = c;
     }
@@ -278,7 +275,7 @@ void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p) {
     }
     for (int i = 0; i < d; ++i) {
       const int prev = mod(i - 1, d), out = mod(i - 1 - s, d), in = mod(i - 2 - s, d);
-      Cost c = after_send(folded[static_cast<std::size_t>(i)], p.bytes(out));
+      Cost c = maybe_message(folded[static_cast<std::size_t>(i)], p.bytes(out));
       if (p.bytes(in) > 0) {
         c = longest(c, receive(folded[static_cast<std::size_t>(i)],
                                plus_message(folded[static_cast<std::size_t>(prev)], p.bytes(in)), p.bytes(in)));
@@ -290,6 +287,40 @@ void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p) {
   if (d > 1) {
     for (int i = 0; i < d; ++i) at(tl, t, i).c3 += u64(p.bytes(i));
   }
+}
+
+// ---- pipelined chain ----
+
+Cost cost_chain(int n, const std::vector<std::size_t>& bounds, bool folds) {
+  const int S = static_cast<int>(bounds.size()) - 1;
+  if (n == 1 || S == 0) return {};
+  auto bytes = [&](int j) { return bounds[static_cast<std::size_t>(j) + 1] - bounds[static_cast<std::size_t>(j)]; };
+  // sent[v][j]: the stamp of segment j leaving member v.
+  std::vector<std::vector<Cost>> sent(static_cast<std::size_t>(n), std::vector<Cost>(static_cast<std::size_t>(S)));
+  Cost c, worst_so_far;
+  for (int j = 0; j < S; ++j) {
+    c = plus_message(c, bytes(j));
+    sent[0][static_cast<std::size_t>(j)] = c;
+  }
+  worst_so_far = c;
+  for (int v = 1; v < n; ++v) {
+    c = Cost{};
+    for (int j = 0; j <= S; ++j) {
+      Cost local = c;
+      if (folds && j >= 1) local.c3 += u64(bytes(j - 1));
+      Cost after = local;
+      if (j >= 1 && v < n - 1) {
+        after = plus_message(local, bytes(j - 1));
+        sent[static_cast<std::size_t>(v)][static_cast<std::size_t>(j - 1)] = after;
+      }
+      if (j < S) {
+        after = longest(after, receive(local, sent[static_cast<std::size_t>(v - 1)][static_cast<std::size_t>(j)], bytes(j)));
+      }
+      c = after;
+    }
+    worst_so_far = longest(worst_so_far, c);
+  }
+  return worst_so_far;
 }
 
 // ---- recursive-doubling allreduce ----

@@ -127,6 +127,11 @@ void emit_ring_reduce_scatter(ScheduleBuilder& b, const Team& t, Slice data, con
                               Slice incoming);
 void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p);
 
+// Critical path of a pipelined chain over relative members 0 → 1 → ... → n−1 carrying segments
+// [bounds[j], bounds[j+1]): in round j a member passes segment j − 1 on and receives segment j;
+// with `folds`, it first folds segment j − 1 into its own (prefix).
+Cost cost_chain(int n, const std::vector<std::size_t>& bounds, bool folds);
+
 // Recursive-doubling allreduce of `data` over the team (fold to a power of two, exchange at
 // distance 1, 2, 4, ..., unfold), lower index always on the left. `incoming` holds `data`'s size.
 void emit_rd_allreduce(ScheduleBuilder& b, const Team& t, Slice data, Slice incoming);
