@@ -48,20 +48,22 @@ std::uint64_t fingerprint(std::string_view text) {
   return h;
 }
 
-std::shared_ptr<const Schedule> ScheduleCache::get(const Shape& shape, Statistics& stats,
-                                                  const Choice* fixed) {
+const std::shared_ptr<const Schedule>& ScheduleCache::get(const Shape& shape, Statistics& stats,
+                                                         const Choice* fixed) {
   if (epoch_ != selection_epoch()) {  // the model or an override changed: choose afresh
     map_.clear();
+    last_ = map_.end();
     epoch_ = selection_epoch();
   }
-  auto it = map_.find(shape);
-  if (it != map_.end()) return it->second;
+  if (last_ != map_.end() && last_->first == shape) return last_->second;
+  last_ = map_.find(shape);
+  if (last_ != map_.end()) return last_->second;
   if (map_.size() >= kCapacity) map_.clear();
   auto s = std::make_shared<const Schedule>(fixed != nullptr ? build_schedule(shape, *fixed)
                                                               : build_schedule(shape));
   stats.schedules_built += 1;
-  map_.emplace(shape, s);
-  return s;
+  last_ = map_.emplace(shape, std::move(s)).first;
+  return last_->second;
 }
 
 }  // namespace detail

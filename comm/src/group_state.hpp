@@ -16,6 +16,7 @@
 #include "ccl/stats.hpp"
 #include "channel.hpp"
 #include "process.hpp"
+#include "schedule_run.hpp"
 
 namespace ccl::detail {
 
@@ -23,13 +24,24 @@ class ScheduleCache {
  public:
   // The schedule of a shape, built on first use (counted in `stats`) and reused afterwards:
   // with the selected algorithm, or with `fixed` when given.
-  std::shared_ptr<const Schedule> get(const Shape& shape, Statistics& stats,
-                                      const Choice* fixed = nullptr);
+  // The reference stays valid until the next get().
+  const std::shared_ptr<const Schedule>& get(const Shape& shape, Statistics& stats,
+                                             const Choice* fixed = nullptr);
 
  private:
   static constexpr std::size_t kCapacity = 256;
-  std::unordered_map<Shape, std::shared_ptr<const Schedule>> map_;
+  using Map = std::unordered_map<Shape, std::shared_ptr<const Schedule>>;
+  Map map_;
+  Map::const_iterator last_ = map_.end();  // a loop repeats one shape: no hashing then
   unsigned epoch_ = 0;
+};
+
+// A blocking collective run straight through (nothing else in flight, run mode): the group's
+// own executor and scratch, with no operation or request around them.
+struct DirectRun {
+  ScheduleRun run;
+  std::unique_ptr<std::byte[]> scratch;
+  std::size_t scratch_capacity = 0;
 };
 
 struct GroupState {
@@ -42,6 +54,7 @@ struct GroupState {
   std::unique_ptr<Channel> channel;
   ScheduleCache schedules;
   ScheduleCache check_schedules;  // develop-mode exchanges: fixed algorithms, never overridden
+  DirectRun direct;
 };
 
 }  // namespace ccl::detail

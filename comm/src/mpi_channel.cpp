@@ -1,6 +1,7 @@
 #include "mpi_channel.hpp"
 
 #include <climits>
+#include <cstdint>
 #include <string>
 
 #include "ccl/error.hpp"
@@ -47,9 +48,27 @@ void split(std::size_t bytes, Post post) {
 
 MPI_Request* requests(Handles& hs) { return reinterpret_cast<MPI_Request*>(hs.data()); }
 
+// Shared-memory operations sit among MPI requests in a round's handles, marked by the low bit
+// (both are pointers to aligned objects).
+void* mark(ShmOp* op) { return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(op) | 1u); }
+bool is_shm(void* h) { return (reinterpret_cast<std::uintptr_t>(h) & 1u) != 0; }
+ShmOp* as_shm(void* h) { return reinterpret_cast<ShmOp*>(reinterpret_cast<std::uintptr_t>(h) & ~std::uintptr_t{1}); }
+bool any_shm(const Handles& hs) {
+  for (void* h : hs) {
+    if (is_shm(h)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
-MpiChannel::MpiChannel(MPI_Comm comm) : comm_(comm) {
+MpiChannel::MpiChannel(MPI_Comm comm, ShmFabric* fabric, const std::vector<int>& members,
+                       const Pgid& context)
+    : comm_(comm), fabric_(fabric), context_(context) {
+  if (fabric_ != nullptr) {
+    local_.reserve(members.size());
+    for (int w : members) local_.push_back(fabric_->local_index(w));
+  }
   MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
   int* tag_ub = nullptr;
   int flag = 0;
@@ -70,8 +89,26 @@ std::uint64_t MpiChannel::tag(std::uint64_t instance, int phase) const {
   return (instance % tag_cycle_) * kPhases + static_cast<std::uint64_t>(phase);
 }
 
+ShmOp* MpiChannel::shm_op(bool is_send, int local, std::uint64_t tag, const std::byte* data,
+                          std::size_t bytes) {
+  ShmOp* op = fabric_->acquire();
+  op->is_send = is_send;
+  op->peer = local;
+  op->context = context_;
+  op->tag = tag;
+  op->data = const_cast<std::byte*>(data);
+  op->bytes = bytes;
+  return op;
+}
+
 void MpiChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
                       const Cost&, Handles& hs) {
+  if (const int local = shm_peer(peer, bytes); local >= 0) {
+    ShmOp* op = shm_op(true, local, tag, data, bytes);
+    hs.push_back(mark(op));
+    fabric_->start(op);
+    return;
+  }
   split(bytes, [&](std::size_t off, int count, MPI_Datatype type) {
     MPI_Request r;
     check_mpi(MPI_Isend(data + off, count, type, peer, static_cast<int>(tag), comm_, &r),
@@ -82,6 +119,12 @@ void MpiChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::s
 
 void MpiChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
                       Handles& hs) {
+  if (const int local = shm_peer(peer, bytes); local >= 0) {
+    ShmOp* op = shm_op(false, local, tag, data, bytes);
+    hs.push_back(mark(op));
+    fabric_->start(op);
+    return;
+  }
   split(bytes, [&](std::size_t off, int count, MPI_Datatype type) {
     MPI_Request r;
     check_mpi(MPI_Irecv(data + off, count, type, peer, static_cast<int>(tag), comm_, &r),
@@ -91,15 +134,71 @@ void MpiChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t 
 }
 
 bool MpiChannel::test_all(Handles& hs) {
+  if (fabric_ != nullptr) fabric_->progress();  // queued sends of any round move on too
   if (hs.empty()) return true;
+  if (fabric_ != nullptr && any_shm(hs)) {
+    bool all = true;
+    for (void*& h : hs) {
+      if (is_shm(h)) {
+        all = all && as_shm(h)->done;
+        continue;
+      }
+      auto r = reinterpret_cast<MPI_Request>(h);
+      if (r == MPI_REQUEST_NULL) continue;
+      int flag = 0;
+      check_mpi(MPI_Test(&r, &flag, MPI_STATUS_IGNORE), "MPI_Test");
+      h = reinterpret_cast<void*>(r);
+      all = all && flag != 0;
+    }
+    return all;
+  }
   int done = 0;
   check_mpi(MPI_Testall(static_cast<int>(hs.size()), requests(hs), &done, MPI_STATUSES_IGNORE),
             "MPI_Testall");
   return done != 0;
 }
 
+void MpiChannel::end_round(Handles& hs) {
+  for (void* h : hs) {
+    if (is_shm(h)) fabric_->release(as_shm(h));
+  }
+  hs.clear();
+}
+
+bool MpiChannel::exchange_shm(int to, const std::byte* out, std::size_t out_bytes, int from,
+                              std::byte* in, std::size_t in_bytes, std::uint64_t tag) {
+  ShmOp* r = from >= 0 ? shm_op(false, local_[static_cast<std::size_t>(from)], tag, in, in_bytes) : nullptr;
+  ShmOp* s = to >= 0 ? shm_op(true, local_[static_cast<std::size_t>(to)], tag, out, out_bytes) : nullptr;
+  auto finished = [&] { return (r == nullptr || r->done) && (s == nullptr || s->done); };
+  try {
+    if (r != nullptr) fabric_->start(r);
+    if (s != nullptr) fabric_->start(s);
+    while (!finished()) {
+      fabric_->progress();
+      if (!finished()) fabric_->idle();
+    }
+  } catch (...) {
+    if (r != nullptr) fabric_->release(r);
+    if (s != nullptr) fabric_->release(s);
+    throw;
+  }
+  if (r != nullptr) fabric_->release(r);
+  if (s != nullptr) fabric_->release(s);
+  return true;
+}
+
 bool MpiChannel::exchange(int to, const std::byte* out, std::size_t out_bytes, int from,
                           std::byte* in, std::size_t in_bytes, std::uint64_t tag) {
+  if (fabric_ != nullptr) {
+    const bool send_shm = to >= 0 && shm_peer(to, out_bytes) >= 0;
+    const bool recv_shm = from >= 0 && shm_peer(from, in_bytes) >= 0;
+    if ((to < 0 || send_shm) && (from < 0 || recv_shm)) {
+      return exchange_shm(to, out, out_bytes, from, in, in_bytes, tag);
+    }
+    // Mixed paths take the general one; so does anything while our queued shared-memory sends
+    // wait for room: blocking inside MPI would keep them from the peer waiting for them.
+    if (send_shm || recv_shm || fabric_->has_queued_sends()) return false;
+  }
   // Blocking calls skip request bookkeeping. A lone send may block only while small enough to
   // go eagerly: a large one could wait on a peer that is itself sending to us.
   constexpr std::size_t kEager = 1024;
@@ -123,6 +222,10 @@ bool MpiChannel::exchange(int to, const std::byte* out, std::size_t out_bytes, i
 }
 
 void MpiChannel::wait_all(Handles& hs) {
+  if (fabric_ != nullptr && (any_shm(hs) || fabric_->has_queued_sends())) {
+    while (!test_all(hs)) fabric_->idle();
+    return;
+  }
   if (hs.empty()) return;
   check_mpi(MPI_Waitall(static_cast<int>(hs.size()), requests(hs), MPI_STATUSES_IGNORE),
             "MPI_Waitall");

@@ -1,10 +1,17 @@
 // The MPI transport: a group's own communicator (derived from a private duplicate of
 // MPI_COMM_WORLD) and nonblocking point-to-point on it, with tag = instance × phases + phase.
+// Small messages between members on one node go through the node's shared-memory fabric
+// instead (shm_fabric.hpp), under the group's PGID as context; both sides pick the path from the
+// message size, on which they always agree.
 #pragma once
 
 #include <mpi.h>
 
+#include <vector>
+
+#include "ccl/pgid.hpp"
 #include "channel.hpp"
+#include "shm_fabric.hpp"
 
 namespace ccl::detail {
 
@@ -13,7 +20,9 @@ void check_mpi(int rc, const char* what);
 
 class MpiChannel final : public Channel {
  public:
-  explicit MpiChannel(MPI_Comm comm);  // takes ownership; sets MPI_ERRORS_RETURN on it
+  // Takes ownership of comm and sets MPI_ERRORS_RETURN on it. `fabric` may be null; `members`
+  // are the group's world ranks, `context` its PGID.
+  MpiChannel(MPI_Comm comm, ShmFabric* fabric, const std::vector<int>& members, const Pgid& context);
   ~MpiChannel() override;
   MpiChannel(const MpiChannel&) = delete;
   MpiChannel& operator=(const MpiChannel&) = delete;
@@ -25,11 +34,25 @@ class MpiChannel final : public Channel {
             Handles& hs) override;
   bool test_all(Handles& hs) override;
   void wait_all(Handles& hs) override;
+  void end_round(Handles& hs) override;
   bool exchange(int to, const std::byte* out, std::size_t out_bytes, int from, std::byte* in,
                 std::size_t in_bytes, std::uint64_t tag) override;
 
  private:
+  // The fabric's node-local index of group member `peer` when a message of `bytes` to or from it
+  // goes through shared memory, else -1.
+  int shm_peer(int peer, std::size_t bytes) const {
+    if (fabric_ == nullptr || bytes > ShmFabric::kMaxBytes) return -1;
+    return local_[static_cast<std::size_t>(peer)];
+  }
+  ShmOp* shm_op(bool is_send, int local, std::uint64_t tag, const std::byte* data, std::size_t bytes);
+  bool exchange_shm(int to, const std::byte* out, std::size_t out_bytes, int from, std::byte* in,
+                    std::size_t in_bytes, std::uint64_t tag);
+
   MPI_Comm comm_;
+  ShmFabric* fabric_;
+  std::vector<int> local_;  // fabric index of each member, -1 off-node
+  Pgid context_;
   std::uint64_t tag_cycle_;  // instances before tags repeat
 };
 

@@ -15,6 +15,7 @@
 #include "group_state.hpp"
 #include "mpi_channel.hpp"
 #include "partition.hpp"
+#include "shm_fabric.hpp"
 
 namespace ccl {
 
@@ -24,6 +25,7 @@ struct MpiRuntime {
   detail::Process process;
   detail::Engine engine{false};
   MPI_Comm control = MPI_COMM_NULL;  // private duplicate used only to create group communicators
+  std::unique_ptr<detail::ShmFabric> fabric;  // small messages within a node; may be null
   int world_size = 0;
   Group world;
 };
@@ -44,7 +46,7 @@ Group make_group(MpiRuntime& rt, detail::NewGroup g, std::string label, MPI_Comm
   st->rank = g.rank;
   st->label = std::move(label);
   st->pgid = g.pgid;
-  st->channel = std::make_unique<detail::MpiChannel>(comm);
+  st->channel = std::make_unique<detail::MpiChannel>(comm, rt.fabric.get(), st->members, st->pgid);
   return Group(std::move(st));
 }
 
@@ -77,6 +79,7 @@ Environment::Environment(int& argc, char**& argv) {
   rt->process.engine = &rt->engine;
   MPI_Comm_dup(MPI_COMM_WORLD, &rt->control);
   MPI_Comm_set_errhandler(rt->control, MPI_ERRORS_RETURN);
+  rt->fabric = detail::ShmFabric::create();
   MPI_Comm world_comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &world_comm);
   detail::NewGroup w;

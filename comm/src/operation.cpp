@@ -92,13 +92,18 @@ void Operation::finish() {
   clear_stages();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-  CollectiveStats& c = process_.stats.of(kind_);
+  record_call(process_.stats, kind_, traffic_, seconds, algorithm_, main_run_->clock());
+}
+
+void record_call(Statistics& stats, CollKind kind, const TrafficStats& traffic, double seconds,
+                 std::string_view algorithm, const Cost& critical_path) {
+  CollectiveStats& c = stats.of(kind);
   c.calls += 1;
-  c.bytes += traffic_.bytes;
+  c.bytes += traffic.bytes;
   c.seconds += seconds;
-  if (!algorithm_.empty()) c.algorithm = algorithm_;
-  process_.stats.traffic += traffic_;
-  process_.stats.last_critical_path = main_run_->clock();
+  if (!algorithm.empty()) c.algorithm = algorithm;
+  stats.traffic += traffic;
+  stats.last_critical_path = critical_path;
 }
 
 void Operation::release() {

@@ -26,6 +26,10 @@ class ScheduleRun;
 
 enum class Progress { idle, advanced, done };
 
+// Account one finished collective in the process's statistics.
+void record_call(Statistics& stats, CollKind kind, const TrafficStats& traffic, double seconds,
+                 std::string_view algorithm, const Cost& critical_path);
+
 class Stage {
  public:
   virtual ~Stage() = default;

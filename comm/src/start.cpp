@@ -1,6 +1,8 @@
 // The collective front end: check the call, add develop-mode checks, fetch (or build) the
 // schedule for the call's shape and start it on the group's transport.
+#include <chrono>
 #include <memory>
+#include <optional>
 
 #include "call_check.hpp"
 #include "ccl/call.hpp"
@@ -61,6 +63,45 @@ void add_check_schedule(Operation& op, const Shape& shape, const std::byte* send
 
 namespace {
 
+[[noreturn]] void throw_problem(const Call& call, const GroupState& g, const Problem& problem) {
+  throw Error("ccl: " + std::string(name(call.kind)) + " on group '" + g.label + "' at rank " +
+              std::to_string(g.rank) + ": " + describe(problem));
+}
+
+// A blocking call in run mode with nothing else in flight runs its schedule straight through on
+// the group's direct run: no operation, request or engine, which matters for small messages.
+bool run_direct(const Group& group, const Call& call) {
+  GroupState& g = group.state();
+  if (mode() == Mode::develop || !g.process->engine->can_block()) return false;
+  const int size = static_cast<int>(g.members.size());
+  bool in_place = false;
+  if (const std::optional<Problem> problem = check_call(call, size, g.rank, in_place)) {
+    throw_problem(call, g, *problem);
+  }
+  const auto started = std::chrono::steady_clock::now();
+  const Shape shape = shape_of(call, size, g.rank, in_place);
+  const std::shared_ptr<const Schedule>& schedule = g.schedules.get(shape, g.process->stats);
+  DirectRun& d = g.direct;
+  if (schedule->scratch_bytes > d.scratch_capacity) {
+    d.scratch.reset(new std::byte[schedule->scratch_bytes]);
+    d.scratch_capacity = schedule->scratch_bytes;
+  }
+  TrafficStats traffic;
+  d.run.reset(*g.channel, g.channel->tag(g.instances++, 0), schedule,
+              bind(call.send, call.recv, d.scratch.get()), call.kernel ? &call.kernel : nullptr,
+              shape.elem, traffic);
+  try {
+    d.run.block();
+  } catch (...) {
+    d.run.abandon();
+    throw;
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  record_call(g.process->stats, call.kind, traffic, seconds, schedule->algorithm, d.run.clock());
+  return true;
+}
+
 // Check the call and set up its operation (develop-mode checks, main schedule); `request` owns
 // the operation from the start, so nothing leaks when setting up throws.
 Operation& prepare(const Group& group, Call call, Request& request) {
@@ -69,10 +110,7 @@ Operation& prepare(const Group& group, Call call, Request& request) {
   bool in_place = false;
   const std::optional<Problem> problem = check_call(call, size, g.rank, in_place);
   const bool develop = mode() == Mode::develop;
-  if (problem && !develop) {
-    throw Error("ccl: " + std::string(name(call.kind)) + " on group '" + g.label + "' at rank " +
-                std::to_string(g.rank) + ": " + describe(*problem));
-  }
+  if (problem && !develop) throw_problem(call, g, *problem);
 
   Operation* op = g.process->acquire();
   request = Request(op);
@@ -94,6 +132,7 @@ Request start(const Group& group, Call call) {
 }
 
 void run(const Group& group, Call call) {
+  if (run_direct(group, call)) return;
   Request request;
   Operation& op = prepare(group, std::move(call), request);
   Engine& engine = *op.process().engine;

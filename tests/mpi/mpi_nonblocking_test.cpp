@@ -80,6 +80,27 @@ TEST(MpiNonblocking, ManyOutstandingOnOneGroupWaitedInReverse) {
   }
 }
 
+TEST(MpiNonblocking, MoreSmallMessagesInFlightThanSharedMemoryCellsMixedWithLargeOnes) {
+  // The root runs far ahead: its small messages fill each shared-memory ring and queue, the
+  // large ones go through MPI in between; members wait in reverse, so everything arrives
+  // before it is asked for and is matched by (group, tag) in order.
+  const ccl::Group w = ccl::world();
+  const int k = 64;
+  std::vector<std::vector<I64>> buf(k);
+  std::vector<ccl::Request> req;
+  for (int i = 0; i < k; ++i) {
+    const std::size_t n = i % 7 == 3 ? 5000 : static_cast<std::size_t>(i % 5 + 1);
+    auto& b = buf[static_cast<std::size_t>(i)];
+    b = w.rank() == 0 ? ref::data(i, n) : std::vector<I64>(n, -1);
+    req.push_back(ccl::ibcast(w, b, 0));
+  }
+  for (int i = k - 1; i >= 0; --i) req[static_cast<std::size_t>(i)].wait();
+  for (int i = 0; i < k; ++i) {
+    const auto& b = buf[static_cast<std::size_t>(i)];
+    EXPECT_EQ(b, ref::data(i, b.size())) << "bcast " << i;
+  }
+}
+
 TEST(MpiNonblocking, RequestDestroyedWhilePendingCompletes) {
   const ccl::Group w = ccl::world();
   std::vector<I64> in = ref::data(w.rank(), 4), out(4);

@@ -1,0 +1,230 @@
+#include "shm_fabric.hpp"
+
+#include <sched.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "ccl/error.hpp"
+
+namespace ccl::detail {
+
+namespace {
+
+constexpr std::size_t kLine = 64;
+constexpr std::size_t kCell = kLine + ShmFabric::kMaxBytes;  // header line + payload
+constexpr std::uint64_t kMostCells = 8;
+constexpr std::size_t kBudget = std::size_t{128} << 20;  // whole segment, all rings of a node
+
+// Cell header, in the cell's first cache line.
+struct Header {
+  std::uint64_t seq;
+  std::int32_t leader;
+  std::uint32_t bytes;
+  std::uint64_t tag;
+  std::uint64_t serial;
+  std::uint64_t list_hash;
+};
+static_assert(sizeof(Header) <= kLine);
+
+std::atomic_ref<std::uint64_t> word(std::byte* at) {
+  return std::atomic_ref<std::uint64_t>(*reinterpret_cast<std::uint64_t*>(at));
+}
+
+bool wanted() {
+  const char* v = std::getenv("CCL_SHM");
+  return v == nullptr || std::string(v) != "0";
+}
+
+}  // namespace
+
+std::unique_ptr<ShmFabric> ShmFabric::create() {
+  // Every rank must take the same decision, whatever its environment says.
+  int want = wanted() ? 1 : 0, all_want = 0;
+  MPI_Allreduce(&want, &all_want, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (all_want == 0) return nullptr;
+
+  std::unique_ptr<ShmFabric> f(new ShmFabric());
+  int world_size = 0, world_rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world_rank, MPI_INFO_NULL, &f->node_);
+  MPI_Comm_set_errhandler(f->node_, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(f->node_, &f->local_);
+  MPI_Comm_size(f->node_, &f->size_);
+  const auto L = static_cast<std::size_t>(f->size_);
+
+  f->cells_ = std::min<std::uint64_t>(kMostCells, kBudget / std::max<std::size_t>(L * L * kCell, 1));
+  // Every rank of a node computes the same L, hence the same answer: no agreement needed.
+  if (f->size_ == 1 || f->cells_ < 2) return nullptr;  // MPI_Comm_free in the destructor
+
+  std::vector<int> node_ranks(L);
+  MPI_Allgather(&world_rank, 1, MPI_INT, node_ranks.data(), 1, MPI_INT, f->node_);
+  f->local_of_world_.assign(static_cast<std::size_t>(world_size), -1);
+  for (std::size_t i = 0; i < L; ++i) f->local_of_world_[static_cast<std::size_t>(node_ranks[i])] = static_cast<int>(i);
+
+  const std::size_t ring_bytes = kLine + f->cells_ * kCell;
+  const MPI_Aint total = static_cast<MPI_Aint>(L * L * ring_bytes);
+  void* mine = nullptr;
+  int ok = MPI_Win_allocate_shared(f->local_ == 0 ? total : 0, 1, MPI_INFO_NULL, f->node_, &mine,
+                                   &f->win_) == MPI_SUCCESS;
+  if (ok) {
+    MPI_Aint size = 0;
+    int disp = 0;
+    void* base = nullptr;
+    ok = MPI_Win_shared_query(f->win_, 0, &size, &disp, &base) == MPI_SUCCESS && size >= total;
+    f->base_ = static_cast<std::byte*>(base);
+    if (ok && f->local_ == 0) std::memset(f->base_, 0, static_cast<std::size_t>(total));
+  }
+  int all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, f->node_);
+  if (all_ok == 0) return nullptr;  // the destructor frees what was made
+  MPI_Barrier(f->node_);            // the zeroed segment is visible before any use
+
+  f->peers_.resize(L);
+  f->oversubscribed_ = static_cast<long>(L) > sysconf(_SC_NPROCESSORS_ONLN);
+  return f;
+}
+
+ShmFabric::~ShmFabric() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized) return;
+  if (win_ != MPI_WIN_NULL) MPI_Win_free(&win_);
+  if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
+}
+
+std::byte* ShmFabric::ring(int from, int to) const {
+  const std::size_t ring_bytes = kLine + cells_ * kCell;
+  return base_ + (static_cast<std::size_t>(from) * static_cast<std::size_t>(size_) + static_cast<std::size_t>(to)) * ring_bytes;
+}
+
+ShmOp* ShmFabric::acquire() {
+  if (free_ops_.empty()) {
+    all_ops_.push_back(std::make_unique<ShmOp>());
+    return all_ops_.back().get();
+  }
+  ShmOp* op = free_ops_.back();
+  free_ops_.pop_back();
+  return op;
+}
+
+void ShmFabric::release(ShmOp* op) {
+  if (!op->done) {
+    Peer& p = peers_[static_cast<std::size_t>(op->peer)];
+    if (op->is_send) {
+      if (std::erase(p.queued, op) > 0) --queued_;
+    } else {
+      std::erase(p.posted, op);
+    }
+  }
+  *op = ShmOp{};
+  free_ops_.push_back(op);
+}
+
+void ShmFabric::start(ShmOp* op) {
+  Peer& p = peers_[static_cast<std::size_t>(op->peer)];
+  if (op->is_send) {
+    if (p.queued.empty() && push(op->peer, *op)) {
+      op->done = true;
+    } else {
+      p.queued.push_back(op);
+      ++queued_;
+    }
+    return;
+  }
+  for (auto it = p.unexpected.begin(); it != p.unexpected.end(); ++it) {
+    if (it->tag != op->tag || it->context != op->context) continue;
+    if (it->payload.size() != op->bytes) {
+      throw Error("ccl: a message of " + std::to_string(it->payload.size()) +
+                  " bytes arrived for a receive of " + std::to_string(op->bytes) + " bytes");
+    }
+    if (op->bytes > 0) std::memcpy(op->data, it->payload.data(), op->bytes);
+    op->done = true;
+    p.unexpected.erase(it);
+    return;
+  }
+  p.posted.push_back(op);
+}
+
+bool ShmFabric::push(int to, const ShmOp& op) {
+  Peer& p = peers_[static_cast<std::size_t>(to)];
+  std::byte* r = ring(local_, to);
+  if (p.head - p.tail_seen >= cells_) {
+    p.tail_seen = word(r).load(std::memory_order_acquire);
+    if (p.head - p.tail_seen >= cells_) return false;
+  }
+  std::byte* cell = r + kLine + (p.head % cells_) * kCell;
+  if (op.bytes > 0) std::memcpy(cell + kLine, op.data, op.bytes);
+  Header* h = reinterpret_cast<Header*>(cell);
+  h->leader = op.context.leader;
+  h->bytes = static_cast<std::uint32_t>(op.bytes);
+  h->tag = op.tag;
+  h->serial = op.context.serial;
+  h->list_hash = op.context.list_hash;
+  ++p.head;
+  word(cell).store(p.head, std::memory_order_release);
+  return true;
+}
+
+void ShmFabric::deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload,
+                        std::size_t bytes) {
+  for (auto it = p.posted.begin(); it != p.posted.end(); ++it) {
+    ShmOp* op = *it;
+    if (op->tag != tag || op->context != ctx) continue;
+    if (op->bytes != bytes) {
+      throw Error("ccl: a message of " + std::to_string(bytes) + " bytes arrived for a receive of " +
+                  std::to_string(op->bytes) + " bytes");
+    }
+    if (bytes > 0) std::memcpy(op->data, payload, bytes);
+    op->done = true;
+    p.posted.erase(it);
+    return;
+  }
+  p.unexpected.push_back(Unexpected{ctx, tag, std::vector<std::byte>(payload, payload + bytes)});
+}
+
+void ShmFabric::poll(int from) {
+  Peer& p = peers_[static_cast<std::size_t>(from)];
+  std::byte* r = ring(from, local_);
+  while (!p.posted.empty()) {
+    std::byte* cell = r + kLine + (p.tail % cells_) * kCell;
+    if (word(cell).load(std::memory_order_acquire) != p.tail + 1) return;
+    const Header* h = reinterpret_cast<const Header*>(cell);
+    const Pgid ctx{h->leader, h->serial, h->list_hash};
+    deliver(p, ctx, h->tag, cell + kLine, h->bytes);
+    ++p.tail;
+    word(r).store(p.tail, std::memory_order_release);  // the cell is free again
+    idle_polls_ = 0;
+  }
+}
+
+void ShmFabric::progress() {
+  if (queued_ > 0) {
+    for (int d = 0; d < size_; ++d) {
+      Peer& p = peers_[static_cast<std::size_t>(d)];
+      while (!p.queued.empty() && push(d, *p.queued.front())) {
+        p.queued.front()->done = true;
+        p.queued.pop_front();
+        --queued_;
+      }
+    }
+  }
+  // Only rings with receives waiting are read: a message nobody asked for yet stays in its cell,
+  // where it costs nothing, until a receive from that peer is posted.
+  for (int s = 0; s < size_; ++s) {
+    if (!peers_[static_cast<std::size_t>(s)].posted.empty()) poll(s);
+  }
+}
+
+void ShmFabric::idle() {
+  // Spinning is fastest while every rank has a core; when they share, the peer we wait for may
+  // need this core to make the progress we wait on.
+  if (oversubscribed_ || ++idle_polls_ % 1024 == 0) sched_yield();
+}
+
+}  // namespace ccl::detail
