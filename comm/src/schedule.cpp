@@ -39,30 +39,42 @@ void ScheduleBuilder::add(const Step& st, bool transfer) {
 
 void ScheduleBuilder::send(int peer, Slice s) {
   if (s.bytes == 0) return;
-  add(Step{StepKind::send, peer, false, s, {}}, true);
+  add(Step{StepKind::send, peer, false, s, {}, {}}, true);
 }
 
 void ScheduleBuilder::recv(int peer, Slice s) {
   if (s.bytes == 0) return;
-  add(Step{StepKind::recv, peer, false, {}, s}, true);
+  add(Step{StepKind::recv, peer, false, {}, s, {}}, true);
 }
 
 void ScheduleBuilder::send_token(int peer) {
-  add(Step{StepKind::send, peer, false, {Buffer::scratch, 0, 0}, {}}, true);
+  add(Step{StepKind::send, peer, false, {Buffer::scratch, 0, 0}, {}, {}}, true);
 }
 
 void ScheduleBuilder::recv_token(int peer) {
-  add(Step{StepKind::recv, peer, false, {}, {Buffer::scratch, 0, 0}}, true);
+  add(Step{StepKind::recv, peer, false, {}, {Buffer::scratch, 0, 0}, {}}, true);
 }
 
 void ScheduleBuilder::copy(Slice from, Slice to) {
   if (from.bytes == 0 || from == to) return;
-  add(Step{StepKind::copy, -1, false, from, to}, false);
+  add(Step{StepKind::copy, -1, false, from, to, {}}, false);
 }
 
 void ScheduleBuilder::reduce(Slice incoming, Slice acc, bool incoming_left) {
   if (incoming.bytes == 0) return;
-  add(Step{StepKind::reduce, -1, incoming_left, incoming, acc}, false);
+  add(Step{StepKind::reduce, -1, incoming_left, incoming, acc, {}}, false);
+}
+
+void ScheduleBuilder::reduce(Slice incoming, Slice acc, bool incoming_left, Slice base) {
+  if (base == acc) {
+    reduce(incoming, acc, incoming_left);
+    return;
+  }
+  if (incoming.bytes == 0) {
+    copy(base, acc);
+    return;
+  }
+  add(Step{StepKind::reduce, -1, incoming_left, incoming, acc, base}, false);
 }
 
 void ScheduleBuilder::end_round() {

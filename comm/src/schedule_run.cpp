@@ -95,11 +95,12 @@ void ScheduleRun::start_round() {
       case StepKind::reduce: {
         std::byte* acc = binding_.at(st.dst);
         const std::byte* in = binding_.at(st.src);
+        const std::byte* other = st.base.bytes > 0 ? binding_.at(st.base) : acc;
         const std::size_t n = st.src.bytes / elem_;
         if (st.incoming_left) {
-          kernel_->apply(in, acc, acc, n);
+          kernel_->apply(in, other, acc, n);
         } else {
-          kernel_->apply(acc, in, acc, n);
+          kernel_->apply(other, in, acc, n);
         }
         traffic_->reduce_bytes += st.src.bytes;
         after_sends_.c3 += st.src.bytes;

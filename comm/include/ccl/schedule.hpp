@@ -32,9 +32,10 @@ enum class StepKind : std::uint8_t { send, recv, copy, reduce };
 struct Step {
   StepKind kind;
   int peer = -1;               // group rank, for send and recv
-  bool incoming_left = false;  // reduce: dst = src op dst when true, else dst = dst op src
+  bool incoming_left = false;  // reduce: dst = src op base when true, else dst = base op src
   Slice src;                   // send, copy, reduce (the incoming operand)
   Slice dst;                   // recv, copy, reduce (the accumulator, also the result)
+  Slice base;                  // reduce: the other operand when it is not dst (saves a copy)
 };
 
 struct Schedule {
@@ -62,6 +63,9 @@ class ScheduleBuilder {
   // Local steps; a copy onto itself is dropped. A local step after a transfer opens a new round.
   void copy(Slice from, Slice to);
   void reduce(Slice incoming, Slice acc, bool incoming_left);
+  // The same with the other operand read from `base` instead of acc: acc = incoming op base (or
+  // base op incoming), so a member's first fold needs no copy of its own vector into acc.
+  void reduce(Slice incoming, Slice acc, bool incoming_left, Slice base);
   // Close the current round (no effect when it is empty).
   void end_round();
   // Reserve scratch bytes; returns a slice of the scratch buffer.

@@ -1,4 +1,6 @@
-// The algorithm catalog: every algorithm the selector may choose from, one line each.
+// The algorithm catalog: every algorithm the selector may choose from, one line each. Order
+// breaks ties in predicted cost: among equals, the algorithm with fewer local copies comes first
+// (ring concat keeps blocks in place where Bruck rotates; linear scatter/gather forward nothing).
 #include <array>
 
 #include "ccl/error.hpp"
@@ -19,12 +21,13 @@ constexpr std::array kCatalog{
     &combine_ring,
     &combine_ccl_hybrid,
     &combine_intercom,
-    &scatter_binomial,
+    // On equal predicted cost the earlier entry wins: those that copy less come first.
     &scatter_linear,
-    &gather_binomial,
+    &scatter_binomial,
     &gather_linear,
-    &concat_bruck,
+    &gather_binomial,
     &concat_ring,
+    &concat_bruck,
     &concat_recursive_doubling,
     &index_pairwise,
     &index_bruck,

@@ -25,7 +25,12 @@ Schedule build(const Shape& s, const Params&) {
   const std::size_t m = s.vector_bytes();
   const Slice acc{Buffer::recv, 0, m};
   const Slice incoming = b.scratch(m);
-  b.copy(Slice{Buffer::send, 0, m}, acc);
+  // This member's partial result: its own vector until the first fold writes acc (no copy).
+  Slice partial{Buffer::send, 0, m};
+  auto fold = [&](bool incoming_left) {
+    b.reduce(incoming, acc, incoming_left, partial);
+    partial = acc;
+  };
 
   int p = 1;
   while (p * 2 <= n) p *= 2;
@@ -34,10 +39,10 @@ Schedule build(const Shape& s, const Params&) {
   int survivor = -1;
   if (r < 2 * rem) {
     if (r % 2 == 0) {
-      b.send(r + 1, acc);
+      b.send(r + 1, partial);
     } else {
       b.recv(r - 1, incoming);
-      b.reduce(incoming, acc, true);
+      fold(true);
       survivor = r / 2;
     }
   } else {
@@ -48,10 +53,11 @@ Schedule build(const Shape& s, const Params&) {
     for (int mask = 1; mask < p; mask <<= 1) {
       const int partner = survivor ^ mask;
       const int peer = partner < rem ? partner * 2 + 1 : partner + rem;
-      b.send(peer, acc);
+      b.send(peer, partial);
       b.recv(peer, incoming);
-      b.reduce(incoming, acc, partner < survivor);
+      fold(partner < survivor);
     }
+    if (!(partial == acc)) b.copy(partial, acc);  // a lone member
   }
 
   if (r < 2 * rem) {

@@ -11,8 +11,8 @@
 //   n = 6:   1 ──[1]──► 0     3 ──[3]──► 2     5 ──[5]──► 4
 //            2 ──[2,3]──► 0                    4 ──[4,5]──► 0
 //
-// With root 0 the root receives straight into its recv buffer; otherwise it rotates the relative
-// order into rank order at the end (one copy of n·b bytes).
+// The root receives straight into its recv buffer; only the one child range that wraps past rank
+// n − 1 (when root ≠ 0) goes through scratch.
 #include <vector>
 
 #include "common.hpp"
@@ -35,9 +35,37 @@ Schedule build(const Shape& s, const Params&) {
     return b.finish();
   }
 
+  if (v == 0) {
+    // The root receives each child's blocks straight into place; only a range that wraps past
+    // rank n − 1 (at most one child's) lands in scratch and is split afterwards.
+    struct Wrapped {
+      Slice joined;
+      int first;
+    };
+    std::vector<Wrapped> wrapped;
+    b.copy(mine, Slice{Buffer::recv, abs.offset(s.root), mine.bytes});
+    for (int mask = 1; mask < n; mask <<= 1) {
+      const int len = std::min(mask, n - mask);
+      const int first = mod(mask + s.root, n);
+      const std::size_t bytes = rel[mask + len] - rel[mask];
+      if (first + len <= n) {
+        b.recv(first, Slice{Buffer::recv, abs.offset(first), bytes});
+      } else {
+        wrapped.push_back(Wrapped{b.scratch(bytes), first});
+        b.recv(first, wrapped.back().joined);
+      }
+    }
+    b.end_round();
+    for (const Wrapped& w : wrapped) {
+      const std::size_t head = abs.total() - abs.offset(w.first);
+      b.copy(w.joined.sub(0, head), Slice{Buffer::recv, abs.offset(w.first), head});
+      b.copy(w.joined.sub(head, w.joined.bytes - head), Slice{Buffer::recv, 0, w.joined.bytes - head});
+    }
+    return b.finish();
+  }
+
   const std::size_t held_bytes = rel[v + subtree] - rel[v];
-  const Slice held = (v == 0 && s.root == 0) ? Slice{Buffer::recv, 0, held_bytes}
-                                             : b.scratch(held_bytes);
+  const Slice held = b.scratch(held_bytes);
   b.copy(mine, held.sub(0, mine.bytes));
   for (int mask = 1; mask < subtree; mask <<= 1) {
     const int child = v + mask;
@@ -46,14 +74,7 @@ Schedule build(const Shape& s, const Params&) {
     b.recv(mod(child + s.root, n), held.sub(rel[child] - rel[v], rel[child + len] - rel[child]));
   }
   b.end_round();
-  if (v != 0) {
-    b.send(mod(v - lowest_bit(v) + s.root, n), held);
-  } else if (s.root != 0) {
-    // Relative [0, n − root) are ranks [root, n); relative [n − root, n) are ranks [0, root).
-    const std::size_t tail = abs.total() - abs.offset(s.root);
-    b.copy(held.sub(0, tail), Slice{Buffer::recv, abs.offset(s.root), tail});
-    b.copy(held.sub(tail, abs.offset(s.root)), Slice{Buffer::recv, 0, abs.offset(s.root)});
-  }
+  b.send(mod(v - lowest_bit(v) + s.root, n), held);
   return b.finish();
 }
 

@@ -45,11 +45,13 @@ Schedule build(const Shape& s, const Params&) {
   } else {
     const Slice acc = (v == 0 && result_here) ? Slice{Buffer::recv, 0, m} : b.scratch(m);
     const Slice incoming = b.scratch(m);
-    b.copy(send, acc);
+    Slice partial = send;  // the first fold reads the member's own vector in place
     for (int child : kids) {
       b.recv(mod(child + tree_root, n), incoming);
-      b.reduce(incoming, acc, false);  // next round, before the next child's receive is posted
+      b.reduce(incoming, acc, false, partial);  // next round, before the next child's receive
+      partial = acc;
     }
+    if (kids.empty()) b.copy(send, acc);  // a lone member
     if (v != 0) {
       b.send(mod(v - lowest_bit(v) + tree_root, n), acc);
     } else if (!result_here) {

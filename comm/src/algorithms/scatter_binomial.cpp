@@ -12,7 +12,8 @@
 //            step 1:  0 ──[2,3]──► 2        4 ──[5]──► 5
 //            step 2:  0 ──[1]────► 1        2 ──[3]──► 3
 //
-// The root reorders its buffer into relative order first when root ≠ 0 (one copy of m bytes).
+// The root sends from its own buffer; only the one child range that wraps past rank n − 1 (when
+// root ≠ 0) is copied into scratch to be sent as one message.
 // Block sizes may differ per member (scatterv): every member knows all counts.
 #include <vector>
 
@@ -32,27 +33,41 @@ Schedule build(const Shape& s, const Params&) {
   const Slice mine{Buffer::recv, 0, abs.bytes(s.rank)};
 
   const int subtree = v == 0 ? n : std::min(lowest_bit(v), n - v);
-  Slice held;  // relative blocks [v, v + subtree)
   if (v == 0) {
-    if (s.root == 0) {
-      held = Slice{Buffer::send, 0, abs.total()};
-    } else {
-      held = b.scratch(abs.total());
-      b.copy(Slice{Buffer::send, abs.offset(s.root), abs.total() - abs.offset(s.root)},
-             held.sub(0, abs.total() - abs.offset(s.root)));
-      b.copy(Slice{Buffer::send, 0, abs.offset(s.root)},
-             held.sub(abs.total() - abs.offset(s.root), abs.offset(s.root)));
+    // The root sends each child's blocks straight from its buffer; only a range that wraps past
+    // rank n − 1 is first made contiguous in scratch (at most one child's).
+    std::vector<Slice> parts;
+    for (int mask = 1 << ceil_log2(n); mask >>= 1;) {
+      if (mask >= n) continue;
+      const int len = std::min(mask, n - mask);
+      const int first = mod(mask + s.root, n);
+      const std::size_t bytes = rel_bytes(mask, len);
+      if (first + len <= n) {
+        parts.push_back(Slice{Buffer::send, abs.offset(first), bytes});
+        continue;
+      }
+      const Slice joined = b.scratch(bytes);
+      const std::size_t head = abs.total() - abs.offset(first);
+      b.copy(Slice{Buffer::send, abs.offset(first), head}, joined.sub(0, head));
+      b.copy(Slice{Buffer::send, 0, bytes - head}, joined.sub(head, bytes - head));
+      parts.push_back(joined);
     }
-  } else {
-    const int parent = mod(v - lowest_bit(v) + s.root, n);
-    if (subtree == 1) {
-      b.recv(parent, mine);
-      return b.finish();
+    std::size_t i = 0;
+    for (int mask = 1 << ceil_log2(n); mask >>= 1;) {
+      if (mask < n) b.send(mod(mask + s.root, n), parts[i++]);
     }
-    held = b.scratch(rel_bytes(v, subtree));
-    b.recv(parent, held);
     b.end_round();
+    b.copy(Slice{Buffer::send, abs.offset(s.root), abs.bytes(s.root)}, mine);
+    return b.finish();
   }
+  const int parent = mod(v - lowest_bit(v) + s.root, n);
+  if (subtree == 1) {
+    b.recv(parent, mine);
+    return b.finish();
+  }
+  const Slice held = b.scratch(rel_bytes(v, subtree));  // relative blocks [v, v + subtree)
+  b.recv(parent, held);
+  b.end_round();
 
   int mask = 1;
   while (mask < subtree) mask <<= 1;
