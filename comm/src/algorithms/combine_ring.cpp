@@ -19,8 +19,7 @@ Schedule build(const Shape& s, const Params&) {
   const std::size_t m = s.vector_bytes();
   const Slice data{Buffer::recv, 0, m};
   const Pieces p(m, s.size, s.elem);
-  b.copy(Slice{Buffer::send, 0, m}, data);
-  emit_ring_reduce_scatter(b, t, data, p, b.scratch(p.largest()));
+  emit_ring_reduce_scatter(b, t, data, p, b.scratch(p.largest()), Slice{Buffer::send, 0, m});
   emit_ring_collect(b, t, data, p);
   return b.finish();
 }

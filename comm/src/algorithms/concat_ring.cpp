@@ -28,7 +28,7 @@ Cost cost(const Shape& s, const Params&) {
 }
 
 std::vector<Params> candidates(const Shape& s) {
-  if (s.size < 3) return {};  // on two members it is Bruck
+  if (s.size < 2) return {};
   return {Params{}};
 }
 

@@ -3,6 +3,7 @@
 #include "team.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "ccl/error.hpp"
@@ -250,17 +251,24 @@ void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p) {
 }
 
 void emit_ring_reduce_scatter(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p,
-                              Slice incoming) {
+                              Slice incoming, std::optional<Slice> own) {
   // Piece j starts at member j + 1 and travels the ring, each member folding in its own part,
-  // until it ends, complete, at member j.
+  // until it ends, complete, at member j. Each piece passes a member once, so its own part can
+  // be read where it already is: the fold writes data, the first send reads `own`.
   const int d = t.size, i = t.me;
+  const Slice mine = own.value_or(data);
+  if (d == 1) b.copy(mine, data);
   for (int s = 0; s + 1 < d; ++s) {
     const int out = mod(i - 1 - s, d), in = mod(i - 2 - s, d);
-    if (s > 0) b.reduce(incoming.sub(0, p.bytes(out)), data.sub(p.begin(out), p.bytes(out)), true);
-    b.send(t.rank(mod(i + 1, d)), data.sub(p.begin(out), p.bytes(out)));
+    const Slice piece = data.sub(p.begin(out), p.bytes(out));
+    if (s > 0) b.reduce(incoming.sub(0, p.bytes(out)), piece, true, mine.sub(p.begin(out), p.bytes(out)));
+    b.send(t.rank(mod(i + 1, d)), s > 0 ? piece : mine.sub(p.begin(out), p.bytes(out)));
     b.recv(t.rank(mod(i - 1, d)), incoming.sub(0, p.bytes(in)));
   }
-  if (d > 1) b.reduce(incoming.sub(0, p.bytes(i)), data.sub(p.begin(i), p.bytes(i)), true);
+  if (d > 1) {
+    b.reduce(incoming.sub(0, p.bytes(i)), data.sub(p.begin(i), p.bytes(i)), true,
+             mine.sub(p.begin(i), p.bytes(i)));
+  }
   b.end_round();
 }
 

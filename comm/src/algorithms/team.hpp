@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -121,10 +122,11 @@ void cost_tree_gather(Timeline& tl, const Team& t, const Pieces& p);
 void emit_ring_collect(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p);
 void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p);
 
-// Ring reduce-scatter in place (commutative operators): every index holds a whole vector;
-// afterwards index i holds piece i reduced over the team. `incoming` holds the largest piece.
+// Ring reduce-scatter (commutative operators): every index holds a whole vector, in `own` when
+// given (read only, then data need not hold it), else in data; afterwards index i holds piece i
+// reduced over the team, in data. `incoming` holds the largest piece.
 void emit_ring_reduce_scatter(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p,
-                              Slice incoming);
+                              Slice incoming, std::optional<Slice> own = std::nullopt);
 void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p);
 
 // Critical path of a pipelined chain over relative members 0 → 1 → ... → n−1 carrying segments
