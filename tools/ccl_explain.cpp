@@ -95,12 +95,19 @@ int main(int argc, char** argv) {
                 model.beta, model.beta > 0 ? 1e-9 / model.beta : 0.0, model.gamma, model.source.c_str());
     std::printf("  %-44s %6s %12s %12s %12s\n", "candidate", "C1", "C2 [B]", "C3 [B]", "predicted");
     const std::size_t shown = all ? ranked.size() : std::min<std::size_t>(ranked.size(), 15);
+    bool any_stream = false;
     for (std::size_t i = 0; i < shown; ++i) {
       const auto& c = ranked[i];
       const bool is_choice = c.choice.str() == chosen.str();
-      std::printf("%s %-44s %6llu %12llu %12llu %9.2f us\n", is_choice ? "*" : " ", c.choice.str().c_str(),
+      const bool stream = c.choice.algorithm->stream != nullptr;
+      any_stream = any_stream || stream;
+      std::printf("%s %-44s %6llu %12llu %12llu %9.2f us%s\n", is_choice ? "*" : " ", c.choice.str().c_str(),
                   static_cast<unsigned long long>(c.cost.c1), static_cast<unsigned long long>(c.cost.c2),
-                  static_cast<unsigned long long>(c.cost.c3), c.seconds * 1e6);
+                  static_cast<unsigned long long>(c.cost.c3), c.seconds * 1e6, stream ? " ~" : "");
+    }
+    if (any_stream) {
+      std::printf("  ~ data flows one way: calls in a row overlap, so the cost shown is a member's own\n"
+                  "    work per call (its single-call critical path is longer)\n");
     }
     if (shown < ranked.size()) std::printf("  ... %zu more (--all lists them)\n", ranked.size() - shown);
     std::printf("choice: %s — %s\n", chosen.str().c_str(), ccl::selection_reason(s).c_str());

@@ -126,7 +126,7 @@ const Override* override_for(CollKind kind) {
 std::optional<Candidate> best_of(const Algorithm& a, const Shape& s, const MachineModel& m) {
   std::optional<Candidate> best;
   for (Params& p : a.candidates(s)) {
-    const Cost c = a.cost(s, p);
+    const Cost c = a.selection_cost(s, p);
     const double t = m.predict(c);
     if (!best || t < best->seconds) best = Candidate{Choice{&a, std::move(p)}, c, t};
   }
@@ -213,7 +213,7 @@ std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& m
   for (const Algorithm* a : catalog()) {
     if (a->kind != base_kind(shape.kind)) continue;
     for (Params& p : a->candidates(shape)) {
-      const Cost c = a->cost(shape, p);
+      const Cost c = a->selection_cost(shape, p);
       out.push_back(Candidate{Choice{a, std::move(p)}, c, model.predict(c)});
     }
   }

@@ -99,3 +99,26 @@ TEST(MachineModel, SavedAndLoadedAndBadFilesNamed) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Selection, OneWayChainIsWeighedByItsWorkPerCallInARow) {
+  // A prefix chain's single call takes n − 1 hops, but back-to-back calls overlap: each member
+  // sends and folds its vector once per call. Selection weighs it by that; the cost function
+  // (what the simulator checks) keeps the critical path.
+  const ccl::Shape s = shape(ccl::CollKind::prefix, 8, 1);
+  const ccl::Algorithm* chain = ccl::find_algorithm(ccl::CollKind::prefix, "chain");
+  ASSERT_NE(chain, nullptr);
+  EXPECT_EQ(chain->cost(s, {}).c1, 7u);
+  const ccl::Cost per_call = chain->selection_cost(s, {});
+  EXPECT_EQ(per_call.c1, 1u);
+  EXPECT_EQ(per_call.c2, 8u);
+  EXPECT_EQ(per_call.c3, 8u);
+  EXPECT_EQ(ccl::select(s).str(), "chain");
+  // Lockstep algorithms have no such cost.
+  const ccl::Algorithm* rd = ccl::find_algorithm(ccl::CollKind::prefix, "recursive_doubling");
+  EXPECT_EQ(rd->stream, nullptr);
+  EXPECT_EQ(rd->selection_cost(s, {}), rd->cost(s, {}));
+}
+
+}  // namespace

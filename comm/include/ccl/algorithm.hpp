@@ -37,6 +37,14 @@ struct Algorithm {
   Cost (*cost)(const Shape&, const Params&);
   // Settings selection considers for the shape (rank-independent); empty: does not apply.
   std::vector<Params> (*candidates)(const Shape&);
+  // Only for algorithms whose data flows one way (no member ever waits for a later one): the
+  // busiest member's own work per call when calls follow one another, which then overlap —
+  // member 0 of a chain is on to the next call while the last still receives this one. Selection
+  // weighs these algorithms by it: that is their cost in a loop. Null for all others.
+  Cost (*stream)(const Shape&, const Params&) = nullptr;
+
+  // What selection weighs: the stream cost where there is one, else the critical path.
+  Cost selection_cost(const Shape& s, const Params& p) const { return stream ? stream(s, p) : cost(s, p); }
 };
 
 struct Choice {
