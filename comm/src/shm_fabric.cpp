@@ -16,8 +16,8 @@ namespace ccl::detail {
 namespace {
 
 constexpr std::size_t kLine = 64;
-constexpr std::size_t kCell = kLine + ShmFabric::kMaxBytes;  // header line + payload
-constexpr std::uint64_t kMostCells = 8;
+constexpr std::uint64_t kSmallCells = 256;  // a sender may run this many tiny messages ahead
+constexpr std::uint64_t kLargeCells = 8;
 constexpr std::size_t kBudget = std::size_t{128} << 20;  // whole segment, all rings of a node
 
 // Cell header, in the cell's first cache line.
@@ -58,17 +58,21 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
   MPI_Comm_size(f->node_, &f->size_);
   const auto L = static_cast<std::size_t>(f->size_);
 
-  f->cells_ = std::min<std::uint64_t>(kMostCells, kBudget / std::max<std::size_t>(L * L * kCell, 1));
-  // Every rank of a node computes the same L, hence the same answer: no agreement needed.
-  if (f->size_ == 1 || f->cells_ < 2) return nullptr;  // MPI_Comm_free in the destructor
+  // Fewer cells per ring on crowded nodes, so that the segment stays within budget. Every rank
+  // of a node computes the same L, hence the same geometry: no agreement needed.
+  const std::uint64_t shrink = std::max<std::uint64_t>(
+      1, (L * L * (kSmallCells * (kLine + kSmallBytes) + kLargeCells * (kLine + kMaxBytes)) + kBudget - 1) / kBudget);
+  f->geometry_[0] = Geometry{kSmallCells / shrink, kLine + kSmallBytes};
+  f->geometry_[1] = Geometry{kLargeCells / shrink, kLine + kMaxBytes};
+  if (f->size_ == 1 || f->geometry_[1].cells < 2) return nullptr;  // MPI_Comm_free in the destructor
 
   std::vector<int> node_ranks(L);
   MPI_Allgather(&world_rank, 1, MPI_INT, node_ranks.data(), 1, MPI_INT, f->node_);
   f->local_of_world_.assign(static_cast<std::size_t>(world_size), -1);
   for (std::size_t i = 0; i < L; ++i) f->local_of_world_[static_cast<std::size_t>(node_ranks[i])] = static_cast<int>(i);
 
-  const std::size_t ring_bytes = kLine + f->cells_ * kCell;
-  const MPI_Aint total = static_cast<MPI_Aint>(L * L * ring_bytes);
+  const MPI_Aint total =
+      static_cast<MPI_Aint>(L * L * (f->geometry_[0].ring_bytes() + f->geometry_[1].ring_bytes()));
   void* mine = nullptr;
   int ok = MPI_Win_allocate_shared(f->local_ == 0 ? total : 0, 1, MPI_INFO_NULL, f->node_, &mine,
                                    &f->win_) == MPI_SUCCESS;
@@ -98,9 +102,12 @@ ShmFabric::~ShmFabric() {
   if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
 }
 
-std::byte* ShmFabric::ring(int from, int to) const {
-  const std::size_t ring_bytes = kLine + cells_ * kCell;
-  return base_ + (static_cast<std::size_t>(from) * static_cast<std::size_t>(size_) + static_cast<std::size_t>(to)) * ring_bytes;
+std::size_t ShmFabric::Geometry::ring_bytes() const { return kLine + cells * cell_bytes; }
+
+std::byte* ShmFabric::ring(int from, int to, int cls) const {
+  const std::size_t pair = static_cast<std::size_t>(from) * static_cast<std::size_t>(size_) + static_cast<std::size_t>(to);
+  const std::size_t pair_bytes = geometry_[0].ring_bytes() + geometry_[1].ring_bytes();
+  return base_ + pair * pair_bytes + (cls == 0 ? 0 : geometry_[0].ring_bytes());
 }
 
 ShmOp* ShmFabric::acquire() {
@@ -117,7 +124,7 @@ void ShmFabric::release(ShmOp* op) {
   if (!op->done) {
     Peer& p = peers_[static_cast<std::size_t>(op->peer)];
     if (op->is_send) {
-      if (std::erase(p.queued, op) > 0) --queued_;
+      if (std::erase(p.lanes[size_class(op->bytes)].queued, op) > 0) --queued_;
     } else {
       std::erase(p.posted, op);
     }
@@ -129,16 +136,20 @@ void ShmFabric::release(ShmOp* op) {
 void ShmFabric::start(ShmOp* op) {
   Peer& p = peers_[static_cast<std::size_t>(op->peer)];
   if (op->is_send) {
-    if (p.queued.empty() && push(op->peer, *op)) {
+    Lane& lane = p.lanes[size_class(op->bytes)];
+    if (lane.queued.empty() && push(op->peer, *op)) {
       op->done = true;
     } else {
-      p.queued.push_back(op);
+      lane.queued.push_back(op);
       ++queued_;
     }
     return;
   }
   for (auto it = p.unexpected.begin(); it != p.unexpected.end(); ++it) {
-    if (it->tag != op->tag || it->context != op->context) continue;
+    if (it->tag != op->tag || it->context != op->context ||
+        size_class(it->payload.size()) != size_class(op->bytes)) {
+      continue;
+    }
     if (it->payload.size() != op->bytes) {
       throw Error("ccl: a message of " + std::to_string(it->payload.size()) +
                   " bytes arrived for a receive of " + std::to_string(op->bytes) + " bytes");
@@ -152,13 +163,15 @@ void ShmFabric::start(ShmOp* op) {
 }
 
 bool ShmFabric::push(int to, const ShmOp& op) {
-  Peer& p = peers_[static_cast<std::size_t>(to)];
-  std::byte* r = ring(local_, to);
-  if (p.head - p.tail_seen >= cells_) {
+  const int cls = size_class(op.bytes);
+  const Geometry& g = geometry_[cls];
+  Lane& p = peers_[static_cast<std::size_t>(to)].lanes[cls];
+  std::byte* r = ring(local_, to, cls);
+  if (p.head - p.tail_seen >= g.cells) {
     p.tail_seen = word(r).load(std::memory_order_acquire);
-    if (p.head - p.tail_seen >= cells_) return false;
+    if (p.head - p.tail_seen >= g.cells) return false;
   }
-  std::byte* cell = r + kLine + (p.head % cells_) * kCell;
+  std::byte* cell = r + kLine + (p.head % g.cells) * g.cell_bytes;
   if (op.bytes > 0) std::memcpy(cell + kLine, op.data, op.bytes);
   Header* h = reinterpret_cast<Header*>(cell);
   h->leader = op.context.leader;
@@ -175,7 +188,7 @@ void ShmFabric::deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::
                         std::size_t bytes) {
   for (auto it = p.posted.begin(); it != p.posted.end(); ++it) {
     ShmOp* op = *it;
-    if (op->tag != tag || op->context != ctx) continue;
+    if (op->tag != tag || op->context != ctx || size_class(op->bytes) != size_class(bytes)) continue;
     if (op->bytes != bytes) {
       throw Error("ccl: a message of " + std::to_string(bytes) + " bytes arrived for a receive of " +
                   std::to_string(op->bytes) + " bytes");
@@ -188,17 +201,19 @@ void ShmFabric::deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::
   p.unexpected.push_back(Unexpected{ctx, tag, std::vector<std::byte>(payload, payload + bytes)});
 }
 
-void ShmFabric::poll(int from) {
+void ShmFabric::poll(int from, int cls) {
   Peer& p = peers_[static_cast<std::size_t>(from)];
-  std::byte* r = ring(from, local_);
+  Lane& lane = p.lanes[cls];
+  const Geometry& g = geometry_[cls];
+  std::byte* r = ring(from, local_, cls);
   while (!p.posted.empty()) {
-    std::byte* cell = r + kLine + (p.tail % cells_) * kCell;
-    if (word(cell).load(std::memory_order_acquire) != p.tail + 1) return;
+    std::byte* cell = r + kLine + (lane.tail % g.cells) * g.cell_bytes;
+    if (word(cell).load(std::memory_order_acquire) != lane.tail + 1) return;
     const Header* h = reinterpret_cast<const Header*>(cell);
     const Pgid ctx{h->leader, h->serial, h->list_hash};
     deliver(p, ctx, h->tag, cell + kLine, h->bytes);
-    ++p.tail;
-    word(r).store(p.tail, std::memory_order_release);  // the cell is free again
+    ++lane.tail;
+    word(r).store(lane.tail, std::memory_order_release);  // the cell is free again
     idle_polls_ = 0;
   }
 }
@@ -206,18 +221,21 @@ void ShmFabric::poll(int from) {
 void ShmFabric::progress() {
   if (queued_ > 0) {
     for (int d = 0; d < size_; ++d) {
-      Peer& p = peers_[static_cast<std::size_t>(d)];
-      while (!p.queued.empty() && push(d, *p.queued.front())) {
-        p.queued.front()->done = true;
-        p.queued.pop_front();
-        --queued_;
+      for (Lane& lane : peers_[static_cast<std::size_t>(d)].lanes) {
+        while (!lane.queued.empty() && push(d, *lane.queued.front())) {
+          lane.queued.front()->done = true;
+          lane.queued.pop_front();
+          --queued_;
+        }
       }
     }
   }
   // Only rings with receives waiting are read: a message nobody asked for yet stays in its cell,
   // where it costs nothing, until a receive from that peer is posted.
   for (int s = 0; s < size_; ++s) {
-    if (!peers_[static_cast<std::size_t>(s)].posted.empty()) poll(s);
+    if (peers_[static_cast<std::size_t>(s)].posted.empty()) continue;
+    poll(s, 0);
+    poll(s, 1);
   }
 }
 

@@ -10,9 +10,14 @@
 // do not come here: the channel sends them through MPI, whose single-copy path (CMA) is the
 // right one for them. Both sides classify a transfer by its size, which they always agree on.
 //
-//   segment:  [ring 0→1][ring 0→2]...[ring L−1→L−2]      (L ranks on the node)
-//   ring s→d: [tail (consumer's) | cell 0 | cell 1 | ... | cell K−1]
-//   cell:     [seq | context | tag | bytes | payload ≤ kMaxBytes]
+//   segment:  [rings 0→0][rings 0→1]...[rings L−1→L−1]     (L ranks on the node)
+//   rings s→d: a small-cell ring (many cells of kSmallBytes: a sender runs far ahead with tiny
+//              messages) and a large-cell ring (a few cells of kMaxBytes)
+//   ring:     [tail (consumer's) | cell 0 | cell 1 | ... | cell K−1]
+//   cell:     [seq | context | tag | bytes | payload]
+//
+// A message goes in the ring of its size class; both sides know the size, and a receive matches
+// only messages of its own class, so per-class FIFO order is all that matching needs.
 //
 // The producer writes the payload and header, then publishes seq = message number + 1 (release);
 // the consumer reads seq (acquire), copies, and publishes tail (release) to free the cell.
@@ -43,7 +48,8 @@ struct ShmOp {
 
 class ShmFabric {
  public:
-  static constexpr std::size_t kMaxBytes = 8192;  // largest message sent through shared memory
+  static constexpr std::size_t kMaxBytes = 8192;   // largest message sent through shared memory
+  static constexpr std::size_t kSmallBytes = 192;  // largest message of the small-cell ring
 
   // Collective over MPI_COMM_WORLD. Returns null when shared memory is not worth it (one rank per
   // node), is switched off (CCL_SHM=0), or cannot be had.
@@ -71,19 +77,29 @@ class ShmFabric {
     std::uint64_t tag;
     std::vector<std::byte> payload;
   };
-  struct Peer {
-    std::uint64_t head = 0;         // messages we pushed into our ring to this peer
+  static constexpr int kClasses = 2;  // 0: small cells, 1: large cells
+  static int size_class(std::size_t bytes) { return bytes <= kSmallBytes ? 0 : 1; }
+  struct Lane {                     // one ring class between this rank and a peer
+    std::uint64_t head = 0;         // messages we pushed into our ring to the peer
     std::uint64_t tail_seen = 0;    // its consumer's tail, as last read
     std::uint64_t tail = 0;         // messages we took out of its ring to us
     std::deque<ShmOp*> queued;      // sends waiting for room, in order
+  };
+  struct Peer {
+    Lane lanes[kClasses];
     std::vector<ShmOp*> posted;     // receives from this peer, in posting order
     std::deque<Unexpected> unexpected;
   };
+  struct Geometry {                 // of one ring class
+    std::uint64_t cells = 0;
+    std::size_t cell_bytes = 0;     // header line + payload
+    std::size_t ring_bytes() const;
+  };
 
   ShmFabric() = default;
-  std::byte* ring(int from, int to) const;
+  std::byte* ring(int from, int to, int cls) const;
   bool push(int to, const ShmOp& op);
-  void poll(int from);
+  void poll(int from, int cls);
   void deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload, std::size_t bytes);
 
   MPI_Comm node_ = MPI_COMM_NULL;
@@ -91,7 +107,7 @@ class ShmFabric {
   std::byte* base_ = nullptr;
   int local_ = 0;
   int size_ = 0;
-  std::uint64_t cells_ = 0;  // per ring
+  Geometry geometry_[kClasses];
   bool oversubscribed_ = false;
   unsigned idle_polls_ = 0;
   std::size_t queued_ = 0;
