@@ -3,6 +3,7 @@
 #include "group_state.hpp"
 #include "process.hpp"
 #include "schedule_run.hpp"
+#include "tick_clock.hpp"
 
 namespace ccl::detail {
 
@@ -20,7 +21,7 @@ void Operation::begin(CollKind kind, std::shared_ptr<GroupState> g, Call&& call)
   done_ = false;
   error_ = nullptr;
   traffic_ = TrafficStats{};
-  started_ = std::chrono::steady_clock::now();
+  started_ = ticks();
 }
 
 void Operation::add(std::unique_ptr<Stage> s) {
@@ -90,8 +91,7 @@ void Operation::clear_stages() {
 void Operation::finish() {
   done_ = true;
   clear_stages();
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  const double seconds = tick_seconds(started_, ticks());
   record_call(process_.stats, kind_, traffic_, seconds, algorithm_, main_run_->clock());
 }
 

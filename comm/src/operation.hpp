@@ -8,7 +8,7 @@
 // list, so the steady state allocates nothing.
 #pragma once
 
-#include <chrono>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <memory>
@@ -109,7 +109,7 @@ class Operation {
   int refs_ = 0;
   std::exception_ptr error_;
   TrafficStats traffic_;
-  std::chrono::steady_clock::time_point started_;
+  std::uint64_t started_ = 0;  // tick_clock.hpp
 };
 
 }  // namespace ccl::detail

@@ -1,6 +1,5 @@
 // The collective front end: check the call, add develop-mode checks, fetch (or build) the
 // schedule for the call's shape and start it on the group's transport.
-#include <chrono>
 #include <memory>
 #include <optional>
 
@@ -13,6 +12,7 @@
 #include "engine.hpp"
 #include "launch.hpp"
 #include "schedule_run.hpp"
+#include "tick_clock.hpp"
 
 namespace ccl::detail {
 
@@ -78,7 +78,7 @@ bool run_direct(const Group& group, const Call& call) {
   if (const std::optional<Problem> problem = check_call(call, size, g.rank, in_place)) {
     throw_problem(call, g, *problem);
   }
-  const auto started = std::chrono::steady_clock::now();
+  const std::uint64_t started = ticks();
   const Shape shape = shape_of(call, size, g.rank, in_place);
   const std::shared_ptr<const Schedule>& schedule = g.schedules.get(shape, g.process->stats);
   DirectRun& d = g.direct;
@@ -96,8 +96,7 @@ bool run_direct(const Group& group, const Call& call) {
     d.run.abandon();
     throw;
   }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double seconds = tick_seconds(started, ticks());
   record_call(g.process->stats, call.kind, traffic, seconds, schedule->algorithm, d.run.clock());
   return true;
 }

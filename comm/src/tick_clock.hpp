@@ -1,0 +1,31 @@
+// A cheap clock for per-call statistics: reading steady_clock costs ~26 ns here, a third of a
+// small collective, while the x86 time-stamp counter (constant and non-stop on every CPU this
+// runs on) costs ~10 ns. Ticks become seconds at the rate measured against steady_clock over the
+// process's life so far. Elsewhere it falls back to steady_clock nanoseconds.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
+
+namespace ccl::detail {
+
+inline std::uint64_t ticks() {
+#if defined(__x86_64__) || defined(__i386__)
+  return __rdtsc();
+#else
+  return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+#endif
+}
+
+// Seconds per tick; the first call starts the measurement, later calls refine it.
+double seconds_per_tick();
+
+inline double tick_seconds(std::uint64_t from, std::uint64_t to) {
+  return static_cast<double>(to - from) * seconds_per_tick();
+}
+
+}  // namespace ccl::detail
