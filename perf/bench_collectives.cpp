@@ -188,7 +188,7 @@ int main(int argc, char** argv) {
       const double ratio = best_ccl / best_mpi;
       ratios.push_back(ratio);
       const ccl::Choice choice = ccl::select(c.shape);
-      const double predicted = ccl::machine_model().predict(choice.algorithm->selection_cost(c.shape, choice.params));
+      const double predicted = ccl::machine_model().predict(*choice.algorithm, choice.algorithm->selection_cost(c.shape, choice.params));
       if (predicted <= 2 * best_ccl && best_ccl <= 2 * predicted) ++within_2x;
       const double moved = static_cast<double>(c.kind == K::index ? idx * Pn * sizeof(double) : bytes);
       if (csv != nullptr) {

@@ -2,10 +2,12 @@
 // ccl itself, and writes it for CCL_MODEL.
 //   α  start-up: a one-message collective (shift by one) of 8 bytes, per call;
 //   β  per byte: the slope of that call's time between 64 KiB and 1 MiB;
-//   γ  per byte reduced: the sum kernel on 1 MiB of doubles.
-// Times are the slowest rank's mean over repeated calls, best of several repetitions.
+//   γ  per byte reduced: the sum kernel on 1 MiB of doubles;
+//   per-algorithm factors: every algorithm measured at a small and a large size (algorithm_fit.hpp).
+// Times are the slowest rank's mean over repeated calls, best of several repetitions. Run it at
+// the rank count of the job: the factors are fitted for that many members per node.
 //
-//   mpirun -np 2 ccl-calibrate [--output FILE]      (default ccl-model.txt)
+//   mpirun -np 2 ccl-calibrate [--output FILE] [--quick] [--no-factors]   (default ccl-model.txt)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "ccl/ccl.hpp"
+#include "algorithm_fit.hpp"
 #include "ccl/selection.hpp"
 
 namespace {
@@ -39,12 +42,19 @@ int main(int argc, char** argv) {
   ccl::Environment env(argc, argv);
   const ccl::Group w = ccl::world();
   std::string output = "ccl-model.txt";
+  bool quick = false, factors = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--output" && i + 1 < argc) {
       output = argv[++i];
+    } else if (a == "--quick") {
+      quick = true;
+    } else if (a == "--no-factors") {
+      factors = false;
     } else {
-      if (w.rank() == 0) std::fprintf(stderr, "ccl-calibrate: unknown option '%s' (use --output FILE)\n", a.c_str());
+      if (w.rank() == 0) {
+        std::fprintf(stderr, "ccl-calibrate: unknown option '%s' (use --output FILE, --quick, --no-factors)\n", a.c_str());
+      }
       return 2;
     }
   }
@@ -57,9 +67,9 @@ int main(int argc, char** argv) {
     std::vector<char> in(bytes, 1), out(bytes);
     return per_call(w, iters, 5, [&] { ccl::shift(w, in, out, 1); });
   };
-  const double t_small = shift_time(8, 4000);
-  const double t_mid = shift_time(64 << 10, 400);
-  const double t_large = shift_time(1 << 20, 60);
+  const double t_small = shift_time(8, quick ? 400 : 4000);
+  const double t_mid = shift_time(64 << 10, quick ? 40 : 400);
+  const double t_large = shift_time(1 << 20, quick ? 6 : 60);
   ccl::MachineModel m;
   m.beta = std::max((t_large - t_mid) / static_cast<double>((1 << 20) - (64 << 10)), 1e-12);
   m.alpha = std::max(t_small - 8 * m.beta, 1e-9);
@@ -74,6 +84,7 @@ int main(int argc, char** argv) {
   });
   m.gamma = t_reduce / static_cast<double>(n * sizeof(double));
   m.source = output;
+  if (factors) fit_algorithm_factors(w, m, quick, stdout);
 
   if (w.rank() == 0) {
     ccl::save_machine_model(m, output);

@@ -127,7 +127,7 @@ std::optional<Candidate> best_of(const Algorithm& a, const Shape& s, const Machi
   std::optional<Candidate> best;
   for (Params& p : a.candidates(s)) {
     const Cost c = a.selection_cost(s, p);
-    const double t = m.predict(c);
+    const double t = m.predict(a, c);
     if (!best || t < best->seconds) best = Candidate{Choice{&a, std::move(p)}, c, t};
   }
   return best;
@@ -137,7 +137,24 @@ std::optional<Candidate> best_of(const Algorithm& a, const Shape& s, const Machi
 
 MachineModel default_machine_model() {
   // Measured on the 2-core development machine with ccl-calibrate (Open MPI 4.1, vader).
-  return MachineModel{8.8e-7, 1.12e-10, 8.5e-11, "built-in default"};
+  return MachineModel{8.8e-7, 1.12e-10, 8.5e-11, "built-in default", {}};
+}
+
+std::string MachineModel::factors_key(const Algorithm& a) {
+  return std::string(name(a.kind)) + " " + std::string(a.name);
+}
+
+const AlgorithmFactors& MachineModel::factors_of(const Algorithm& a) const {
+  static const AlgorithmFactors none;
+  if (factors.empty()) return none;
+  auto it = factors.find(factors_key(a));
+  return it == factors.end() ? none : it->second;
+}
+
+double MachineModel::predict(const Algorithm& a, const Cost& c) const {
+  const AlgorithmFactors& f = factors_of(a);
+  return f.latency * alpha * static_cast<double>(c.c1) +
+         f.bandwidth * (beta * static_cast<double>(c.c2) + gamma * static_cast<double>(c.c3));
 }
 
 MachineModel load_machine_model(const std::string& path) {
@@ -153,6 +170,20 @@ MachineModel load_machine_model(const std::string& path) {
     std::istringstream words(line);
     std::string key;
     double value = 0;
+    if (line.rfind("factor", 0) == 0) {
+      std::string coll, algo;
+      AlgorithmFactors f;
+      words >> key >> coll >> algo >> f.latency >> f.bandwidth;
+      const auto kind = kind_named(coll);
+      if (!words || !(f.latency > 0) || !(f.bandwidth > 0)) {
+        throw Error(path + ":" + std::to_string(no) +
+                    ": expected 'factor <collective> <algorithm> <latency> <bandwidth>' (positive)");
+      }
+      const Algorithm* a = kind ? find_algorithm(*kind, algo) : nullptr;
+      if (a == nullptr) throw Error(path + ":" + std::to_string(no) + ": no algorithm '" + coll + " " + algo + "'");
+      m.factors[MachineModel::factors_key(*a)] = f;
+      continue;
+    }
     if (!(words >> key >> value) || value < 0) {
       throw Error(path + ":" + std::to_string(no) + ": expected 'alpha|beta|gamma <non-negative seconds>'");
     }
@@ -171,6 +202,12 @@ void save_machine_model(const MachineModel& m, const std::string& path) {
   out << "# ccl machine model: seconds per start-up, per byte sent, per byte reduced\n";
   out.precision(6);
   out << "alpha " << std::scientific << m.alpha << "\nbeta " << m.beta << "\ngamma " << m.gamma << "\n";
+  if (!m.factors.empty()) {
+    out << "# per algorithm: factor <collective> <algorithm> <on alpha*C1> <on beta*C2 + gamma*C3>\n";
+    out << std::fixed;
+    out.precision(3);
+    for (const auto& [key, f] : m.factors) out << "factor " << key << " " << f.latency << " " << f.bandwidth << "\n";
+  }
 }
 
 const MachineModel& machine_model() { return model_ref(); }
@@ -214,7 +251,7 @@ std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& m
     if (a->kind != base_kind(shape.kind)) continue;
     for (Params& p : a->candidates(shape)) {
       const Cost c = a->selection_cost(shape, p);
-      out.push_back(Candidate{Choice{a, std::move(p)}, c, model.predict(c)});
+      out.push_back(Candidate{Choice{a, std::move(p)}, c, model.predict(*a, c)});
     }
   }
   std::stable_sort(out.begin(), out.end(),

@@ -66,7 +66,7 @@ TEST(Selection, LeastPredictedTimeAndIndependentOfRank) {
 }
 
 TEST(Selection, LatencyBoundPicksFewStartUpsBandwidthBoundFewBytes) {
-  ccl::MachineModel latency{1e-3, 1e-15, 1e-15, "test"}, bandwidth{1e-15, 1e-6, 1e-6, "test"};
+  ccl::MachineModel latency{1e-3, 1e-15, 1e-15, "test", {}}, bandwidth{1e-15, 1e-6, 1e-6, "test", {}};
   const auto small = ccl::rank_candidates(shape(ccl::CollKind::combine, 16, 4096), latency);
   const auto large = ccl::rank_candidates(shape(ccl::CollKind::combine, 16, 4096), bandwidth);
   EXPECT_EQ(small.front().cost.c1, 4u);  // recursive doubling: log2 16
@@ -87,7 +87,7 @@ TEST(Selection, ApiOverrideWinsAndClears) {
 
 TEST(MachineModel, SavedAndLoadedAndBadFilesNamed) {
   const std::string path = ::testing::TempDir() + "ccl_model_test.txt";
-  ccl::save_machine_model(ccl::MachineModel{1.5e-6, 2e-10, 3e-10, ""}, path);
+  ccl::save_machine_model(ccl::MachineModel{1.5e-6, 2e-10, 3e-10, "", {}}, path);
   const ccl::MachineModel m = ccl::load_machine_model(path);
   EXPECT_NEAR(m.alpha, 1.5e-6, 1e-12);
   EXPECT_NEAR(m.gamma, 3e-10, 1e-16);
@@ -119,6 +119,41 @@ TEST(Selection, OneWayChainIsWeighedByItsWorkPerCallInARow) {
   const ccl::Algorithm* rd = ccl::find_algorithm(ccl::CollKind::prefix, "recursive_doubling");
   EXPECT_EQ(rd->stream, nullptr);
   EXPECT_EQ(rd->selection_cost(s, {}), rd->cost(s, {}));
+}
+
+}  // namespace
+
+namespace {
+
+TEST(MachineModel, AlgorithmFactorsCorrectPredictionsAndRoundTrip) {
+  const std::string path = ::testing::TempDir() + "ccl_model_factors.txt";
+  ccl::MachineModel m{1e-6, 1e-10, 1e-10, "", {}};
+  const ccl::Algorithm* binomial = ccl::find_algorithm(ccl::CollKind::scatter, "binomial");
+  const ccl::Algorithm* linear = ccl::find_algorithm(ccl::CollKind::scatter, "linear");
+  m.factors[ccl::MachineModel::factors_key(*binomial)] = {1.5, 3.0};
+  const ccl::Cost c{4, 1000, 10};
+  EXPECT_DOUBLE_EQ(m.predict(*binomial, c), 1.5 * 4e-6 + 3.0 * (1000e-10 + 10e-10));
+  EXPECT_DOUBLE_EQ(m.predict(*linear, c), m.predict(c));  // no factor measured: the plain model
+  ccl::save_machine_model(m, path);
+  const ccl::MachineModel back = ccl::load_machine_model(path);
+  EXPECT_NEAR(back.factors_of(*binomial).latency, 1.5, 1e-3);
+  EXPECT_NEAR(back.factors_of(*binomial).bandwidth, 3.0, 1e-3);
+  EXPECT_DOUBLE_EQ(back.factors_of(*linear).bandwidth, 1.0);
+
+  // With bandwidth-heavy binomial scatter, selection turns to linear for long blocks.
+  ccl::Shape s = shape(ccl::CollKind::scatter, 8, 1 << 16);
+  ccl::MachineModel plain{1e-6, 1e-10, 1e-10, "test", {}};
+  ccl::set_machine_model(plain);
+  EXPECT_EQ(ccl::select(s).str(), "binomial");
+  ccl::set_machine_model(back);
+  EXPECT_EQ(ccl::select(s).str(), "linear");
+  ccl::set_machine_model(ccl::default_machine_model());
+
+  std::ofstream(path) << "alpha 1e-6\nbeta 1e-10\ngamma 1e-10\nfactor scatter bogus 1 1\n";
+  EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: no algorithm"), std::string::npos);
+  std::ofstream(path) << "alpha 1e-6\nbeta 1e-10\ngamma 1e-10\nfactor scatter linear 0 1\n";
+  EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: expected"), std::string::npos);
+  std::remove(path.c_str());
 }
 
 }  // namespace

@@ -6,10 +6,12 @@
 //   CCL_ALGO_<COLL>=name[:params]                  (environment, e.g. CCL_ALGO_CONCAT=ring)
 //   CCL_ALGO_FILE=path with lines "concat = ring"  ('#' starts a comment)
 // The model comes from CCL_MODEL=path (written by ccl-calibrate), else a built-in default.
+// With per-algorithm factors in the model, the prediction is a·α·C1 + b·(β·C2 + γ·C3).
 // Selection depends only on the shape seen by every member, never on the member's rank, so all
 // members of a group choose the same algorithm.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,19 +21,36 @@
 
 namespace ccl {
 
+// How far one algorithm's measured time departs from α·C1 and β·C2 + γ·C3 on this machine: the
+// CCL model assumes independent links, where on one node every copy shares the memory system and
+// the cores, and an algorithm's local copies (rotations, forwarding through scratch) are not in
+// C1..C3. ccl-calibrate fits both factors from two measured sizes per algorithm.
+struct AlgorithmFactors {
+  double latency = 1;    // multiplies α·C1
+  double bandwidth = 1;  // multiplies β·C2 + γ·C3
+};
+
 struct MachineModel {
   double alpha = 0;  // seconds per start-up
   double beta = 0;   // seconds per byte sent
   double gamma = 0;  // seconds per byte reduced
   std::string source;
+  std::map<std::string, AlgorithmFactors, std::less<>> factors;  // by "<collective> <algorithm>"
+
+  // The plain CCL model: α·C1 + β·C2 + γ·C3.
   double predict(const Cost& c) const {
     return alpha * static_cast<double>(c.c1) + beta * static_cast<double>(c.c2) +
            gamma * static_cast<double>(c.c3);
   }
+  // The same, corrected by the algorithm's calibrated factors (1 where none were measured).
+  double predict(const Algorithm& a, const Cost& c) const;
+  const AlgorithmFactors& factors_of(const Algorithm& a) const;
+  static std::string factors_key(const Algorithm& a);
 };
 
 MachineModel default_machine_model();
-// Reads "alpha <s>", "beta <s/byte>", "gamma <s/byte>" lines; errors name file:line.
+// Reads "alpha <s>", "beta <s/byte>", "gamma <s/byte>" lines and any number of
+// "factor <collective> <algorithm> <latency> <bandwidth>" lines; errors name file:line.
 MachineModel load_machine_model(const std::string& path);
 void save_machine_model(const MachineModel& m, const std::string& path);
 const MachineModel& machine_model();

@@ -16,8 +16,7 @@ Schedule build(const Shape& s, const Params&) {
   const BlockLayout blocks(s);
   const Pieces p(blocks, s.size);
   const Slice data{Buffer::recv, 0, blocks.total()};
-  b.copy(Slice{Buffer::send, 0, blocks.bytes(s.rank)}, data.sub(blocks.offset(s.rank), blocks.bytes(s.rank)));
-  emit_ring_collect(b, Team::whole(s, 0), data, p);
+  emit_ring_collect(b, Team::whole(s, 0), data, p, Slice{Buffer::send, 0, blocks.bytes(s.rank)});
   return b.finish();
 }
 

@@ -19,11 +19,12 @@ Schedule build(const Shape& s, const Params&) {
     b.send(s.root, mine);
     return b.finish();
   }
-  b.copy(mine, Slice{Buffer::recv, blocks.offset(s.root), mine.bytes});
   for (int v = 1; v < s.size; ++v) {
     const int from = mod(s.root + v, s.size);
     b.recv(from, Slice{Buffer::recv, blocks.offset(from), blocks.bytes(from)});
   }
+  b.end_round();
+  b.copy(mine, Slice{Buffer::recv, blocks.offset(s.root), mine.bytes});  // senders need not wait for it
   return b.finish();
 }
 

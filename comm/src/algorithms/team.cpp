@@ -226,14 +226,17 @@ void cost_tree_gather(Timeline& tl, const Team& t, const Pieces& p) {
 
 // ---- ring collect and ring reduce-scatter ----
 
-void emit_ring_collect(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p) {
+void emit_ring_collect(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p,
+                       std::optional<Slice> own) {
   const int d = t.size, i = t.me;
   for (int s = 0; s + 1 < d; ++s) {
     const int out = mod(i - s, d), in = mod(i - s - 1, d);
-    b.send(t.rank(mod(i + 1, d)), data.sub(p.begin(out), p.bytes(out)));
+    b.send(t.rank(mod(i + 1, d)), s == 0 && own ? *own : data.sub(p.begin(out), p.bytes(out)));
     b.recv(t.rank(mod(i - 1, d)), data.sub(p.begin(in), p.bytes(in)));
     b.end_round();
   }
+  // The own piece is copied in last, off the critical path of the first step.
+  if (own) b.copy(*own, data.sub(p.begin(i), p.bytes(i)));
 }
 
 void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p) {

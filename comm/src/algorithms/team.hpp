@@ -119,7 +119,10 @@ void emit_tree_gather(ScheduleBuilder& b, const Team& t, Slice data, const Piece
 void cost_tree_gather(Timeline& tl, const Team& t, const Pieces& p);
 
 // Ring collect (bucket allgather) in place: index i holds piece i; afterwards all hold all.
-void emit_ring_collect(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p);
+// With `own`, index i's piece starts there instead (e.g. the send buffer) and is copied into data
+// at the end.
+void emit_ring_collect(ScheduleBuilder& b, const Team& t, Slice data, const Pieces& p,
+                       std::optional<Slice> own = std::nullopt);
 void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p);
 
 // Ring reduce-scatter (commutative operators): every index holds a whole vector, in `own` when
