@@ -80,20 +80,23 @@ void fit_algorithm_factors(const ccl::Group& w, ccl::MachineModel& m, bool quick
         bool small;
       };
       std::vector<Point> points;
-      for (std::size_t count : {std::size_t{1}, large}) {
+      // The small point carries an element per member, so that pieces and blocks are not empty.
+      const std::size_t small = k == K::index ? 1 : static_cast<std::size_t>(n);
+      for (std::size_t count : {small, large}) {
         const ccl::Shape s = shape_of(k, n, count);
         const auto ranked = ccl::rank_candidates(s, plain);
         auto it = std::find_if(ranked.begin(), ranked.end(), [&](const ccl::Candidate& c) { return c.choice.algorithm == a; });
         if (it == ranked.end()) continue;  // e.g. a pipeline that needs several segments
+        const bool is_small = count == small;
         ccl::set_override(k, it->choice.str());
         const std::size_t bytes = count * sizeof(double) * static_cast<std::size_t>(n);
-        const int iters = count == 1 ? (quick ? 40 : 300)
+        const int iters = is_small ? (quick ? 40 : 300)
                                      : static_cast<int>(std::clamp<std::size_t>((std::size_t{16} << 20) / bytes, 3, 40));
         const double t = per_call(k, w, b, count, iters, quick ? 2 : 3);
         ccl::set_override(k, "");
         const ccl::Cost c = a->selection_cost(s, it->choice.params);
         points.push_back({t, m.alpha * static_cast<double>(c.c1),
-                          m.beta * static_cast<double>(c.c2) + m.gamma * static_cast<double>(c.c3), count == 1});
+                          m.beta * static_cast<double>(c.c2) + m.gamma * static_cast<double>(c.c3), is_small});
         if (k == K::sync) break;  // no data: one size tells all
       }
       if (points.empty()) continue;

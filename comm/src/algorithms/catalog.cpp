@@ -31,6 +31,7 @@ constexpr std::array kCatalog{
     &concat_recursive_doubling,
     &index_pairwise,
     &index_bruck,
+    &index_linear,
     &prefix_recursive_doubling,
     &prefix_fan_in_out,
     &prefix_chain,

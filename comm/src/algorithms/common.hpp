@@ -87,6 +87,7 @@ extern const Algorithm concat_ring;
 extern const Algorithm concat_recursive_doubling;
 extern const Algorithm index_pairwise;
 extern const Algorithm index_bruck;
+extern const Algorithm index_linear;
 extern const Algorithm prefix_recursive_doubling;
 extern const Algorithm prefix_fan_in_out;
 extern const Algorithm prefix_chain;

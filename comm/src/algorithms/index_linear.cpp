@@ -1,0 +1,63 @@
+// Index (alltoall, and indexv) with every transfer in one round: each member posts its n − 1
+// sends (to i + 1, i + 2, ...) and its n − 1 receives (from i − 1, i − 2, ...) at once, and
+// copies its own block last. No member waits for a step to end before the next transfer starts,
+// which suits small blocks on one node, where the messages are handed over in parallel.
+//
+// Cost for n members, blocks of b bytes (one send port, one receive port): the k-th send leaves
+// at (k, k·b) and is member i + k's k-th receive, so both ports finish at
+// C1 = n − 1, C2 = (n − 1)·b, C3 = 0 — pairwise's counts in one round instead of n − 1.
+//
+//   n = 4, member 0:  send → 1, 2, 3   receive ← 3, 2, 1   (all posted together)
+//
+// In place (send and recv the same memory) the send buffer is first copied to scratch.
+#include "common.hpp"
+
+namespace ccl::algorithms {
+
+namespace {
+
+Schedule build(const Shape& s, const Params&) {
+  ScheduleBuilder b("linear");
+  const int n = s.size;
+  const int r = s.rank;
+  const BlockLayout out(s);       // what this member sends to each member
+  const BlockLayout in(s, true);  // what it receives from each member
+  Slice src{Buffer::send, 0, out.total()};
+  if (s.in_place) {
+    const Slice copy = b.scratch(out.total());
+    b.copy(src, copy);
+    src = copy;
+  }
+  for (int k = 1; k < n; ++k) {
+    const int to = mod(r + k, n);
+    b.send(to, src.sub(out.offset(to), out.bytes(to)));
+  }
+  for (int k = 1; k < n; ++k) {
+    const int from = mod(r - k, n);
+    b.recv(from, Slice{Buffer::recv, in.offset(from), in.bytes(from)});
+  }
+  b.end_round();
+  b.copy(src.sub(out.offset(r), out.bytes(r)), Slice{Buffer::recv, in.offset(r), in.bytes(r)});
+  return b.finish();
+}
+
+Cost cost(const Shape& s, const Params&) {
+  // Rank-independent: blocks of the average size (exact for index; indexv only has its own row).
+  const int n = s.size;
+  std::size_t total = 0;
+  for (int i = 0; i < n; ++i) total += s.block_bytes(i);
+  const std::uint64_t b = u64(total / static_cast<std::size_t>(n));
+  if (b == 0 || n == 1) return {};
+  return {u64(n - 1), u64(n - 1) * b, 0};
+}
+
+std::vector<Params> candidates(const Shape& s) {
+  if (s.size < 3) return {};  // on two members it is pairwise exchange
+  return {Params{}};
+}
+
+}  // namespace
+
+const Algorithm index_linear{"linear", CollKind::index, build, cost, candidates};
+
+}  // namespace ccl::algorithms
