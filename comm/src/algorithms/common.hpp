@@ -68,6 +68,27 @@ inline Cost receive(const Cost& port, const Cost& stamp, std::size_t bytes) {
   return longest(stamp, plus_message(port, bytes));
 }
 
+// Index: where a member's outgoing blocks are read from — its send buffer, or a scratch copy of
+// it when send and recv are the same memory (incoming blocks would overwrite outgoing ones).
+inline Slice index_source(ScheduleBuilder& b, const Shape& s, const BlockLayout& out) {
+  const Slice src{Buffer::send, 0, out.total()};
+  if (!s.in_place) return src;
+  const Slice copy = b.scratch(out.total());
+  b.copy(src, copy);
+  return copy;
+}
+
+// Index with every block sent directly (pairwise, linear): C1 = n − 1, C2 = (n − 1)·b; blocks of
+// the average size (exact for index; indexv is costed by its own row only).
+inline Cost index_direct_cost(const Shape& s) {
+  const int n = s.size;
+  std::size_t total = 0;
+  for (int i = 0; i < n; ++i) total += s.block_bytes(i);
+  const std::uint64_t b = u64(total / static_cast<std::size_t>(n));
+  if (b == 0 || n == 1) return {};
+  return {u64(n - 1), u64(n - 1) * b, 0};
+}
+
 extern const Algorithm bcast_binomial;
 extern const Algorithm bcast_scatter_concat;
 extern const Algorithm bcast_chain;

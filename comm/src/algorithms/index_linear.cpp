@@ -22,12 +22,7 @@ Schedule build(const Shape& s, const Params&) {
   const int r = s.rank;
   const BlockLayout out(s);       // what this member sends to each member
   const BlockLayout in(s, true);  // what it receives from each member
-  Slice src{Buffer::send, 0, out.total()};
-  if (s.in_place) {
-    const Slice copy = b.scratch(out.total());
-    b.copy(src, copy);
-    src = copy;
-  }
+  const Slice src = index_source(b, s, out);
   for (int k = 1; k < n; ++k) {
     const int to = mod(r + k, n);
     b.send(to, src.sub(out.offset(to), out.bytes(to)));
@@ -41,15 +36,7 @@ Schedule build(const Shape& s, const Params&) {
   return b.finish();
 }
 
-Cost cost(const Shape& s, const Params&) {
-  // Rank-independent: blocks of the average size (exact for index; indexv only has its own row).
-  const int n = s.size;
-  std::size_t total = 0;
-  for (int i = 0; i < n; ++i) total += s.block_bytes(i);
-  const std::uint64_t b = u64(total / static_cast<std::size_t>(n));
-  if (b == 0 || n == 1) return {};
-  return {u64(n - 1), u64(n - 1) * b, 0};
-}
+Cost cost(const Shape& s, const Params&) { return index_direct_cost(s); }
 
 std::vector<Params> candidates(const Shape& s) {
   if (s.size < 3) return {};  // on two members it is pairwise exchange
