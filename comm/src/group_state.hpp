@@ -40,8 +40,7 @@ class ScheduleCache {
 // own executor and scratch, with no operation or request around them.
 struct DirectRun {
   ScheduleRun run;
-  std::unique_ptr<std::byte[]> scratch;
-  std::size_t scratch_capacity = 0;
+  ReusableScratch scratch;
 };
 
 struct GroupState {

@@ -31,14 +31,6 @@ void Operation::add(std::unique_ptr<Stage> s) {
 
 void Operation::add_main() { stages_.push_back(main_run_.get()); }
 
-std::byte* Operation::main_scratch(std::size_t bytes) {
-  if (bytes > scratch_capacity_) {
-    scratch_.reset(new std::byte[bytes]);
-    scratch_capacity_ = bytes;
-  }
-  return scratch_.get();
-}
-
 Progress Operation::progress() {
   if (done_) return Progress::done;
   bool advanced = false;

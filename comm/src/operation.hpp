@@ -8,6 +8,7 @@
 // list, so the steady state allocates nothing.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -25,6 +26,22 @@ struct GroupState;
 class ScheduleRun;
 
 enum class Progress { idle, advanced, done };
+
+// Scratch memory that grows to the largest schedule it served and is kept between uses.
+class ReusableScratch {
+ public:
+  std::byte* get(std::size_t bytes) {
+    if (bytes > capacity_) {
+      bytes_.reset(new std::byte[bytes]);
+      capacity_ = bytes;
+    }
+    return bytes_.get();
+  }
+
+ private:
+  std::unique_ptr<std::byte[]> bytes_;
+  std::size_t capacity_ = 0;
+};
 
 // Account one finished collective in the process's statistics.
 void record_call(Statistics& stats, CollKind kind, const TrafficStats& traffic, double seconds,
@@ -72,7 +89,7 @@ class Operation {
   ScheduleRun& main_run() { return *main_run_; }
   void add_main();
   // Scratch memory for the main schedule, kept between uses.
-  std::byte* main_scratch(std::size_t bytes);
+  std::byte* main_scratch(std::size_t bytes) { return scratch_.get(bytes); }
   // Keep something alive as long as this use (develop-mode tables, their scratch).
   void keep(std::shared_ptr<void> p) { keep_.push_back(std::move(p)); }
   void set_algorithm(std::string_view name) { algorithm_ = name; }
@@ -102,8 +119,7 @@ class Operation {
   std::vector<Stage*> stages_;
   std::vector<std::unique_ptr<Stage>> owned_;
   std::vector<std::shared_ptr<void>> keep_;
-  std::unique_ptr<std::byte[]> scratch_;
-  std::size_t scratch_capacity_ = 0;
+  ReusableScratch scratch_;
   std::size_t current_ = 0;
   bool done_ = false;
   int refs_ = 0;

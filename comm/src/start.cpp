@@ -82,14 +82,11 @@ bool run_direct(const Group& group, const Call& call) {
   const Shape shape = shape_of(call, size, g.rank, in_place);
   const std::shared_ptr<const Schedule>& schedule = g.schedules.get(shape, g.process->stats);
   DirectRun& d = g.direct;
-  if (schedule->scratch_bytes > d.scratch_capacity) {
-    d.scratch.reset(new std::byte[schedule->scratch_bytes]);
-    d.scratch_capacity = schedule->scratch_bytes;
-  }
+  std::byte* scratch = schedule->scratch_bytes > 0 ? d.scratch.get(schedule->scratch_bytes) : nullptr;
   TrafficStats traffic;
   d.run.reset(*g.channel, g.channel->tag(g.instances++, 0), schedule,
-              bind(call.send, call.recv, d.scratch.get()), call.kernel ? &call.kernel : nullptr,
-              shape.elem, traffic);
+              bind(call.send, call.recv, scratch), call.kernel ? &call.kernel : nullptr, shape.elem,
+              traffic);
   try {
     d.run.block();
   } catch (...) {

@@ -30,6 +30,16 @@ inline std::vector<std::size_t> relative_offsets(const BlockLayout& abs, int roo
   return rel;
 }
 
+// Consecutive blocks from member `first` on, `bytes` in all, that run past the last member: in
+// rank order they are two pieces of `buf`, [first, n) and then from block 0 on.
+struct WrappedPieces {
+  Slice head, tail;
+};
+inline WrappedPieces wrapped_pieces(Buffer buf, const BlockLayout& abs, int first, std::size_t bytes) {
+  const std::size_t head = abs.total() - abs.offset(first);
+  return {Slice{buf, abs.offset(first), head}, Slice{buf, 0, bytes - head}};
+}
+
 // The single setting of an algorithm without parameters.
 inline std::vector<Params> no_params(const Shape&) { return {Params{}}; }
 

@@ -57,9 +57,9 @@ Schedule build(const Shape& s, const Params&) {
     }
     b.end_round();
     for (const Wrapped& w : wrapped) {
-      const std::size_t head = abs.total() - abs.offset(w.first);
-      b.copy(w.joined.sub(0, head), Slice{Buffer::recv, abs.offset(w.first), head});
-      b.copy(w.joined.sub(head, w.joined.bytes - head), Slice{Buffer::recv, 0, w.joined.bytes - head});
+      const auto [head, tail] = wrapped_pieces(Buffer::recv, abs, w.first, w.joined.bytes);
+      b.copy(w.joined.sub(0, head.bytes), head);
+      b.copy(w.joined.sub(head.bytes, tail.bytes), tail);
     }
     return b.finish();
   }

@@ -15,6 +15,7 @@
 // The root sends from its own buffer; only the one child range that wraps past rank n − 1 (when
 // root ≠ 0) is copied into scratch to be sent as one message.
 // Block sizes may differ per member (scatterv): every member knows all counts.
+#include <utility>
 #include <vector>
 
 #include "common.hpp"
@@ -36,26 +37,24 @@ Schedule build(const Shape& s, const Params&) {
   if (v == 0) {
     // The root sends each child's blocks straight from its buffer; only a range that wraps past
     // rank n − 1 is first made contiguous in scratch (at most one child's).
-    std::vector<Slice> parts;
+    // Copies are local steps: all of them first, then the sends, largest subtree first.
+    std::vector<std::pair<int, Slice>> sends;  // child's first member, what it gets
     for (int mask = 1 << ceil_log2(n); mask >>= 1;) {
       if (mask >= n) continue;
       const int len = std::min(mask, n - mask);
       const int first = mod(mask + s.root, n);
       const std::size_t bytes = rel_bytes(mask, len);
       if (first + len <= n) {
-        parts.push_back(Slice{Buffer::send, abs.offset(first), bytes});
+        sends.emplace_back(first, Slice{Buffer::send, abs.offset(first), bytes});
         continue;
       }
       const Slice joined = b.scratch(bytes);
-      const std::size_t head = abs.total() - abs.offset(first);
-      b.copy(Slice{Buffer::send, abs.offset(first), head}, joined.sub(0, head));
-      b.copy(Slice{Buffer::send, 0, bytes - head}, joined.sub(head, bytes - head));
-      parts.push_back(joined);
+      const auto [head, tail] = wrapped_pieces(Buffer::send, abs, first, bytes);
+      b.copy(head, joined.sub(0, head.bytes));
+      b.copy(tail, joined.sub(head.bytes, tail.bytes));
+      sends.emplace_back(first, joined);
     }
-    std::size_t i = 0;
-    for (int mask = 1 << ceil_log2(n); mask >>= 1;) {
-      if (mask < n) b.send(mod(mask + s.root, n), parts[i++]);
-    }
+    for (const auto& [to, part] : sends) b.send(to, part);
     b.end_round();
     b.copy(Slice{Buffer::send, abs.offset(s.root), abs.bytes(s.root)}, mine);
     return b.finish();
