@@ -1,14 +1,17 @@
 // ccl-bench-collectives: each of the ten ccl collectives (model-selected algorithm) against Open
 // MPI's own equivalent, in the same run, on the same buffers, for 8 B to 4 MiB per member.
 // Bytes per member: the vector of bcast/reduce/combine/prefix/shift, one member's block for
-// scatter/gather/concat, a member's whole send buffer for index. Repetitions alternate ccl and
-// MPI; each time is the slowest rank's mean per call, best of the repetitions. Results must agree.
+// scatter/gather/concat, a member's whole send buffer for index. Each time is the slowest rank's
+// mean per call, the best of all repetitions: the whole range of sizes is swept several times and
+// each case repeated within a sweep, ccl and MPI in turn (who goes first alternates), so that a
+// slow spell of a shared machine hits both and rarely every repetition. Results must agree.
 //
 // Writes CSV (ratio = ccl time / MPI time, the model's prediction, bus bandwidth in the
 // nccl-tests convention) and prints a summary line: median and worst ratio, and how often the
 // model's prediction is within a factor 2 of the measured ccl time.
 //
-//   mpirun -np 4 ccl-bench-collectives [--csv FILE] [--max-bytes N] [--reps N] [--quick]
+//   mpirun -np 4 ccl-bench-collectives [--csv FILE] [--max-bytes N] [--reps N] [--sweeps N]
+//   [--quick]
 #include <mpi.h>
 
 #include <algorithm>
@@ -28,6 +31,7 @@ struct Options {
   std::string csv;
   std::size_t max_bytes = std::size_t{4} << 20;
   int reps = 3;
+  int sweeps = 3;
   bool quick = false;
 };
 
@@ -45,11 +49,13 @@ Options parse(int argc, char** argv) {
       o.max_bytes = std::stoul(next());
     } else if (a == "--reps") {
       o.reps = std::max(1, std::stoi(next()));
+    } else if (a == "--sweeps") {
+      o.sweeps = std::max(1, std::stoi(next()));
     } else if (a == "--quick") {
       o.quick = true;
     } else {
       throw ccl::Error("ccl-bench-collectives: unknown option '" + a +
-                       "' (use --csv FILE, --max-bytes N, --reps N, --quick)");
+                       "' (use --csv FILE, --max-bytes N, --reps N, --sweeps N, --quick)");
     }
   }
   return o;
@@ -71,8 +77,17 @@ struct Case {
   ccl::CollKind kind;
   std::function<void()> ccl_call, mpi_call;
   std::function<bool()> same_result;  // after one call of each: do they agree?
-  ccl::Shape shape;                    // for the model's prediction
-  double bus_factor;                   // busbw = bytes · factor / time (nccl-tests convention)
+  ccl::Shape shape;                   // for the model's prediction
+  double bus_factor;                  // busbw = bytes · factor / time (nccl-tests convention)
+};
+
+// One measured case: best times over all sweeps and repetitions.
+struct Result {
+  ccl::CollKind kind;
+  std::size_t bytes;
+  ccl::Shape shape;
+  double bus_bytes;  // bytes · bus factor
+  double ccl = 1e30, mpi = 1e30;
 };
 
 double median(std::vector<double> v) {
@@ -104,100 +119,144 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "ccl-bench-collectives: cannot write %s\n", opt.csv.c_str());
       MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    std::fprintf(csv, "collective,mpi,ranks,bytes,ccl_us,mpi_us,ratio,predicted_us,ccl_busbw_GBs,"
-                      "mpi_busbw_GBs,ccl_algorithm\n");
+    std::fprintf(csv,
+                 "collective,mpi,ranks,bytes,ccl_us,mpi_us,ratio,predicted_us,ccl_busbw_GBs,"
+                 "mpi_busbw_GBs,ccl_algorithm\n");
+  }
+
+  std::vector<Result> results;  // in order of the first sweep
+  int mismatches = 0;
+  const int root = P - 1;
+  const double nm1 = static_cast<double>(P - 1);
+  for (int sweep = 0; sweep < opt.sweeps; ++sweep) {
+    std::size_t next = 0;
+    for (std::size_t bytes : {8, 64, 512, 4096, 32768, 262144, 1048576, 4194304}) {
+      if (bytes > opt.max_bytes) break;
+      const std::size_t n = bytes / sizeof(double);
+      const std::size_t idx = std::max<std::size_t>(n / Pn, 1);  // index: block per destination
+      std::vector<double> send(std::max(n * Pn, idx * Pn)), recv(send.size()),
+          recv_mpi(send.size());
+      for (std::size_t i = 0; i < send.size(); ++i)
+        send[i] = static_cast<double>((r + 1) * 1000 + i % 977);
+      const int cnt = static_cast<int>(n), icnt = static_cast<int>(idx);
+      auto sv = [&](std::size_t len) { return std::span<const double>(send.data(), len); };
+      auto rv = [&](std::size_t len) { return std::span<double>(recv.data(), len); };
+      auto same = [&](std::size_t len) {
+        return std::equal(recv.begin(), recv.begin() + static_cast<std::ptrdiff_t>(len),
+                          recv_mpi.begin());
+      };
+      auto shape = [&](ccl::CollKind k, std::size_t count) {
+        ccl::Shape s;
+        s.kind = k;
+        s.size = P;
+        s.root = ccl::is_rooted(k) ? root : 0;
+        s.elem = sizeof(double);
+        s.count = count;
+        s.distance = 1;
+        return s;
+      };
+      using K = ccl::CollKind;
+      std::vector<Case> list{
+          {K::bcast, [&] { ccl::bcast(w, rv(n), root); },
+           [&] { MPI_Bcast(recv_mpi.data(), cnt, MPI_DOUBLE, root, MPI_COMM_WORLD); },
+           [&] { return same(n); }, shape(K::bcast, n), 1.0},
+          {K::reduce, [&] { ccl::reduce(w, sv(n), rv(n), ccl::sum, root); },
+           [&] {
+             MPI_Reduce(send.data(), recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, root,
+                        MPI_COMM_WORLD);
+           },
+           [&] { return r != root || same(n); }, shape(K::reduce, n), 1.0},
+          {K::combine, [&] { ccl::combine(w, sv(n), rv(n), ccl::sum); },
+           [&] {
+             MPI_Allreduce(send.data(), recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+           },
+           [&] { return same(n); }, shape(K::combine, n), 2 * nm1 / P},
+          {K::scatter, [&] { ccl::scatter(w, sv(n * Pn), rv(n), root); },
+           [&] {
+             MPI_Scatter(send.data(), cnt, MPI_DOUBLE, recv_mpi.data(), cnt, MPI_DOUBLE, root,
+                         MPI_COMM_WORLD);
+           },
+           [&] { return same(n); }, shape(K::scatter, n), nm1},
+          {K::gather, [&] { ccl::gather(w, sv(n), rv(n * Pn), root); },
+           [&] {
+             MPI_Gather(send.data(), cnt, MPI_DOUBLE, recv_mpi.data(), cnt, MPI_DOUBLE, root,
+                        MPI_COMM_WORLD);
+           },
+           [&] { return r != root || same(n * Pn); }, shape(K::gather, n), nm1},
+          {K::concat, [&] { ccl::concat(w, sv(n), rv(n * Pn)); },
+           [&] {
+             MPI_Allgather(send.data(), cnt, MPI_DOUBLE, recv_mpi.data(), cnt, MPI_DOUBLE,
+                           MPI_COMM_WORLD);
+           },
+           [&] { return same(n * Pn); }, shape(K::concat, n), nm1},
+          {K::index, [&] { ccl::index(w, sv(idx * Pn), rv(idx * Pn)); },
+           [&] {
+             MPI_Alltoall(send.data(), icnt, MPI_DOUBLE, recv_mpi.data(), icnt, MPI_DOUBLE,
+                          MPI_COMM_WORLD);
+           },
+           [&] { return same(idx * Pn); }, shape(K::index, idx), nm1 / P},
+          {K::prefix, [&] { ccl::prefix(w, sv(n), rv(n), ccl::sum); },
+           [&] {
+             MPI_Scan(send.data(), recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+           },
+           [&] { return same(n); }, shape(K::prefix, n), 1.0},
+          {K::shift, [&] { ccl::shift(w, sv(n), rv(n), 1); },
+           [&] {
+             MPI_Sendrecv(send.data(), cnt, MPI_DOUBLE, (r + 1) % P, 0, recv_mpi.data(), cnt,
+                          MPI_DOUBLE, (r - 1 + P) % P, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+           },
+           [&] { return same(n); }, shape(K::shift, n), 1.0},
+      };
+      if (bytes == 8) {
+        list.push_back({K::sync, [&] { ccl::sync(w); }, [&] { MPI_Barrier(MPI_COMM_WORLD); },
+                        [] { return true; }, shape(K::sync, 0), 0.0});
+      }
+      const int iters = opt.quick ? 2
+                                  : static_cast<int>(std::clamp<std::size_t>(
+                                        (std::size_t{8} << 20) / (bytes * Pn), 5, 2000));
+      for (Case& c : list) {
+        if (c.kind == K::sync) c.shape.elem = 1;
+        if (sweep == 0) {
+          c.ccl_call();
+          c.mpi_call();
+          const int ok = c.same_result() ? 1 : 0;
+          int all_ok = 0;
+          MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+          if (!all_ok) ++mismatches;
+          const double moved =
+              static_cast<double>(c.kind == K::index ? idx * Pn * sizeof(double) : bytes);
+          results.push_back(Result{c.kind, c.kind == K::sync ? std::size_t{0} : bytes, c.shape,
+                                   moved * c.bus_factor});
+        }
+        Result& res = results[next++];
+        for (int rep = 0; rep < opt.reps; ++rep) {  // who goes first alternates
+          for (int turn = 0; turn < 2; ++turn) {
+            if ((turn + rep) % 2 == 0) {
+              res.ccl = std::min(res.ccl, time_calls(c.ccl_call, iters));
+            } else {
+              res.mpi = std::min(res.mpi, time_calls(c.mpi_call, iters));
+            }
+          }
+        }
+      }
+    }
   }
 
   std::vector<double> ratios;
-  int within_2x = 0, mismatches = 0;
-  const int root = P - 1;
-  const double nm1 = static_cast<double>(P - 1);
-  for (std::size_t bytes : {8, 64, 512, 4096, 32768, 262144, 1048576, 4194304}) {
-    if (bytes > opt.max_bytes) break;
-    const std::size_t n = bytes / sizeof(double);
-    const std::size_t idx = std::max<std::size_t>(n / Pn, 1);  // index: block per destination
-    std::vector<double> send(std::max(n * Pn, idx * Pn)), recv(send.size()), recv_mpi(send.size());
-    for (std::size_t i = 0; i < send.size(); ++i) send[i] = static_cast<double>((r + 1) * 1000 + i % 977);
-    const int cnt = static_cast<int>(n), icnt = static_cast<int>(idx);
-    auto sv = [&](std::size_t len) { return std::span<const double>(send.data(), len); };
-    auto rv = [&](std::size_t len) { return std::span<double>(recv.data(), len); };
-    auto same = [&](std::size_t len) {
-      return std::equal(recv.begin(), recv.begin() + static_cast<std::ptrdiff_t>(len), recv_mpi.begin());
-    };
-    auto shape = [&](ccl::CollKind k, std::size_t count) {
-      ccl::Shape s;
-      s.kind = k;
-      s.size = P;
-      s.root = ccl::is_rooted(k) ? root : 0;
-      s.elem = sizeof(double);
-      s.count = count;
-      s.distance = 1;
-      return s;
-    };
-    using K = ccl::CollKind;
-    std::vector<Case> list{
-        {K::bcast, [&] { ccl::bcast(w, rv(n), root); },
-         [&] { MPI_Bcast(recv_mpi.data(), cnt, MPI_DOUBLE, root, MPI_COMM_WORLD); },
-         [&] { return same(n); }, shape(K::bcast, n), 1.0},
-        {K::reduce, [&] { ccl::reduce(w, sv(n), rv(n), ccl::sum, root); },
-         [&] { MPI_Reduce(send.data(), recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD); },
-         [&] { return r != root || same(n); }, shape(K::reduce, n), 1.0},
-        {K::combine, [&] { ccl::combine(w, sv(n), rv(n), ccl::sum); },
-         [&] { MPI_Allreduce(send.data(), recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); },
-         [&] { return same(n); }, shape(K::combine, n), 2 * nm1 / P},
-        {K::scatter, [&] { ccl::scatter(w, sv(n * Pn), rv(n), root); },
-         [&] { MPI_Scatter(send.data(), cnt, MPI_DOUBLE, recv_mpi.data(), cnt, MPI_DOUBLE, root, MPI_COMM_WORLD); },
-         [&] { return same(n); }, shape(K::scatter, n), nm1},
-        {K::gather, [&] { ccl::gather(w, sv(n), rv(n * Pn), root); },
-         [&] { MPI_Gather(send.data(), cnt, MPI_DOUBLE, recv_mpi.data(), cnt, MPI_DOUBLE, root, MPI_COMM_WORLD); },
-         [&] { return r != root || same(n * Pn); }, shape(K::gather, n), nm1},
-        {K::concat, [&] { ccl::concat(w, sv(n), rv(n * Pn)); },
-         [&] { MPI_Allgather(send.data(), cnt, MPI_DOUBLE, recv_mpi.data(), cnt, MPI_DOUBLE, MPI_COMM_WORLD); },
-         [&] { return same(n * Pn); }, shape(K::concat, n), nm1},
-        {K::index, [&] { ccl::index(w, sv(idx * Pn), rv(idx * Pn)); },
-         [&] { MPI_Alltoall(send.data(), icnt, MPI_DOUBLE, recv_mpi.data(), icnt, MPI_DOUBLE, MPI_COMM_WORLD); },
-         [&] { return same(idx * Pn); }, shape(K::index, idx), nm1 / P},
-        {K::prefix, [&] { ccl::prefix(w, sv(n), rv(n), ccl::sum); },
-         [&] { MPI_Scan(send.data(), recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); },
-         [&] { return same(n); }, shape(K::prefix, n), 1.0},
-        {K::shift, [&] { ccl::shift(w, sv(n), rv(n), 1); },
-         [&] {
-           MPI_Sendrecv(send.data(), cnt, MPI_DOUBLE, (r + 1) % P, 0, recv_mpi.data(), cnt, MPI_DOUBLE,
-                        (r - 1 + P) % P, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-         },
-         [&] { return same(n); }, shape(K::shift, n), 1.0},
-    };
-    if (bytes == 8) {
-      list.push_back({K::sync, [&] { ccl::sync(w); }, [&] { MPI_Barrier(MPI_COMM_WORLD); },
-                      [] { return true; }, shape(K::sync, 0), 0.0});
-    }
-    const int iters = opt.quick ? 2 : static_cast<int>(std::clamp<std::size_t>((std::size_t{8} << 20) / (bytes * Pn), 5, 2000));
-    for (Case& c : list) {
-      if (c.kind == K::sync) c.shape.elem = 1;
-      c.ccl_call();
-      c.mpi_call();
-      const int ok = c.same_result() ? 1 : 0;
-      int all_ok = 0;
-      MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-      if (!all_ok) ++mismatches;
-      double best_ccl = 1e30, best_mpi = 1e30;
-      for (int rep = 0; rep < opt.reps; ++rep) {
-        best_ccl = std::min(best_ccl, time_calls(c.ccl_call, iters));
-        best_mpi = std::min(best_mpi, time_calls(c.mpi_call, iters));
-      }
-      const double ratio = best_ccl / best_mpi;
-      ratios.push_back(ratio);
-      const ccl::Choice choice = ccl::select(c.shape);
-      const double predicted = ccl::machine_model().predict(*choice.algorithm, choice.algorithm->selection_cost(c.shape, choice.params));
-      if (predicted <= 2 * best_ccl && best_ccl <= 2 * predicted) ++within_2x;
-      const double moved = static_cast<double>(c.kind == K::index ? idx * Pn * sizeof(double) : bytes);
-      if (csv != nullptr) {
-        std::fprintf(csv, "%s,%s,%d,%zu,%.3f,%.3f,%.4f,%.3f,%.3f,%.3f,%s\n",
-                     std::string(ccl::name(c.kind)).c_str(), std::string(ccl::mpi_name(c.kind)).c_str(), P,
-                     c.kind == K::sync ? std::size_t{0} : bytes, best_ccl * 1e6, best_mpi * 1e6, ratio,
-                     predicted * 1e6, moved * c.bus_factor / best_ccl * 1e-9,
-                     moved * c.bus_factor / best_mpi * 1e-9, choice.str().c_str());
-      }
+  int within_2x = 0;
+  for (const Result& res : results) {
+    const double ratio = res.ccl / res.mpi;
+    ratios.push_back(ratio);
+    const ccl::Choice choice = ccl::select(res.shape);
+    const double predicted = ccl::machine_model().predict(
+        *choice.algorithm, res.shape, choice.algorithm->selection_cost(res.shape, choice.params));
+    if (predicted <= 2 * res.ccl && res.ccl <= 2 * predicted) ++within_2x;
+    if (csv != nullptr) {
+      std::fprintf(csv, "%s,%s,%d,%zu,%.3f,%.3f,%.4f,%.3f,%.3f,%.3f,%s\n",
+                   std::string(ccl::name(res.kind)).c_str(),
+                   std::string(ccl::mpi_name(res.kind)).c_str(), P, res.bytes, res.ccl * 1e6,
+                   res.mpi * 1e6, ratio, predicted * 1e6, res.bus_bytes / res.ccl * 1e-9,
+                   res.bus_bytes / res.mpi * 1e-9, choice.str().c_str());
     }
   }
   if (csv != nullptr) std::fclose(csv);
@@ -205,8 +264,10 @@ int main(int argc, char** argv) {
     std::printf(
         "ccl-bench-collectives: %d ranks, %zu cases: ratio ccl/Open MPI median %.2f, worst %.2f, "
         "ccl faster in %ld; model within 2x of measured in %.0f%%; result mismatches %d\n",
-        P, ratios.size(), median(ratios), ratios.empty() ? 0.0 : *std::max_element(ratios.begin(), ratios.end()),
-        static_cast<long>(std::count_if(ratios.begin(), ratios.end(), [](double x) { return x < 1; })),
+        P, ratios.size(), median(ratios),
+        ratios.empty() ? 0.0 : *std::max_element(ratios.begin(), ratios.end()),
+        static_cast<long>(
+            std::count_if(ratios.begin(), ratios.end(), [](double x) { return x < 1; })),
         100.0 * within_2x / std::max<std::size_t>(ratios.size(), 1), mismatches);
   }
   return mismatches == 0 ? 0 : 1;

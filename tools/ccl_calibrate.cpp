@@ -3,11 +3,12 @@
 //   α  start-up: a one-message collective (shift by one) of 8 bytes, per call;
 //   β  per byte: the slope of that call's time between 64 KiB and 1 MiB;
 //   γ  per byte reduced: the sum kernel on 1 MiB of doubles;
-//   per-algorithm factors: every algorithm measured at a small and a large size (algorithm_fit.hpp).
+//   per-algorithm profiles: every algorithm measured from one element per member to 1 MiB, as
+//   measured / predicted at each size (algorithm_profiles.hpp).
 // Times are the slowest rank's mean over repeated calls, best of several repetitions. Run it at
-// the rank count of the job: the factors are fitted for that many members per node.
+// the rank count of the job: the profiles are measured for that many members per node.
 //
-//   mpirun -np 2 ccl-calibrate [--output FILE] [--quick] [--no-factors]   (default ccl-model.txt)
+//   mpirun -np 2 ccl-calibrate [--output FILE] [--quick] [--no-profiles]   (default ccl-model.txt)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -15,7 +16,7 @@
 #include <vector>
 
 #include "ccl/ccl.hpp"
-#include "algorithm_fit.hpp"
+#include "algorithm_profiles.hpp"
 #include "ccl/selection.hpp"
 
 namespace {
@@ -42,18 +43,18 @@ int main(int argc, char** argv) {
   ccl::Environment env(argc, argv);
   const ccl::Group w = ccl::world();
   std::string output = "ccl-model.txt";
-  bool quick = false, factors = true;
+  bool quick = false, profiles = true;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--output" && i + 1 < argc) {
       output = argv[++i];
     } else if (a == "--quick") {
       quick = true;
-    } else if (a == "--no-factors") {
-      factors = false;
+    } else if (a == "--no-profiles") {
+      profiles = false;
     } else {
       if (w.rank() == 0) {
-        std::fprintf(stderr, "ccl-calibrate: unknown option '%s' (use --output FILE, --quick, --no-factors)\n", a.c_str());
+        std::fprintf(stderr, "ccl-calibrate: unknown option '%s' (use --output FILE, --quick, --no-profiles)\n", a.c_str());
       }
       return 2;
     }
@@ -84,7 +85,7 @@ int main(int argc, char** argv) {
   });
   m.gamma = t_reduce / static_cast<double>(n * sizeof(double));
   m.source = output;
-  if (factors) fit_algorithm_factors(w, m, quick, stdout);
+  if (profiles) measure_algorithm_profiles(w, m, quick, stdout);
 
   if (w.rank() == 0) {
     ccl::save_machine_model(m, output);

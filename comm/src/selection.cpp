@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -127,7 +129,7 @@ std::optional<Candidate> best_of(const Algorithm& a, const Shape& s, const Machi
   std::optional<Candidate> best;
   for (Params& p : a.candidates(s)) {
     const Cost c = a.selection_cost(s, p);
-    const double t = m.predict(a, c);
+    const double t = m.predict(a, s, c);
     if (!best || t < best->seconds) best = Candidate{Choice{&a, std::move(p)}, c, t};
   }
   return best;
@@ -140,22 +142,72 @@ MachineModel default_machine_model() {
   return MachineModel{8.8e-7, 1.12e-10, 8.5e-11, "built-in default", {}};
 }
 
-std::string MachineModel::factors_key(const Algorithm& a) {
+std::string MachineModel::profile_key(const Algorithm& a) {
   return std::string(name(a.kind)) + " " + std::string(a.name);
 }
 
-const AlgorithmFactors& MachineModel::factors_of(const Algorithm& a) const {
-  static const AlgorithmFactors none;
-  if (factors.empty()) return none;
-  auto it = factors.find(factors_key(a));
-  return it == factors.end() ? none : it->second;
+double MachineModel::profile_bytes(const Shape& s) {
+  if (s.counts.empty() || s.size <= 0) return static_cast<double>(s.count * s.elem);
+  std::size_t total = 0;
+  for (std::size_t c : s.counts) total += c;
+  return static_cast<double>(total * s.elem) / s.size;
 }
 
-double MachineModel::predict(const Algorithm& a, const Cost& c) const {
-  const AlgorithmFactors& f = factors_of(a);
-  return f.latency * alpha * static_cast<double>(c.c1) +
-         f.bandwidth * (beta * static_cast<double>(c.c2) + gamma * static_cast<double>(c.c3));
+double AlgorithmProfile::ratio_at(double bytes) const {
+  if (points.empty()) return 1;
+  if (bytes <= points.front().bytes) return points.front().ratio;
+  if (bytes >= points.back().bytes) return points.back().ratio;
+  auto hi = std::upper_bound(points.begin(), points.end(), bytes,
+                             [](double b, const ProfilePoint& p) { return b < p.bytes; });
+  auto lo = hi - 1;
+  // Points are at least one byte apart from the first on (sizes at 0 bytes only in front).
+  const double x0 = std::log(std::max(lo->bytes, 1.0)), x1 = std::log(hi->bytes);
+  const double f = x1 > x0 ? (std::log(bytes) - x0) / (x1 - x0) : 1.0;
+  return std::exp(std::log(lo->ratio) + f * (std::log(hi->ratio) - std::log(lo->ratio)));
 }
+
+const AlgorithmProfile* MachineModel::profile_of(const Algorithm& a) const {
+  if (profiles.empty()) return nullptr;
+  auto it = profiles.find(profile_key(a));
+  return it == profiles.end() ? nullptr : &it->second;
+}
+
+double MachineModel::predict(const Algorithm& a, const Shape& s, const Cost& c) const {
+  const AlgorithmProfile* p = profile_of(a);
+  return predict(c) * (p == nullptr ? 1.0 : p->ratio_at(profile_bytes(s)));
+}
+
+namespace {
+
+// "profile <collective> <algorithm> <bytes>:<ratio> ..." with ascending sizes and positive ratios.
+void read_profile(std::istringstream& words, MachineModel& m, const std::string& where) {
+  const std::string expected = where + ": expected 'profile <collective> <algorithm> <bytes>:<ratio> ...' "
+                                       "(ascending sizes, positive ratios)";
+  std::string key, coll, algo, point;
+  words >> key >> coll >> algo;
+  const auto kind = kind_named(coll);
+  if (!words) throw Error(expected);
+  const Algorithm* a = kind ? find_algorithm(*kind, algo) : nullptr;
+  if (a == nullptr) throw Error(where + ": no algorithm '" + coll + " " + algo + "'");
+  AlgorithmProfile profile;
+  while (words >> point) {
+    const std::size_t colon = point.find(':');
+    ProfilePoint pt;
+    char* end = nullptr;
+    pt.bytes = std::strtod(point.c_str(), &end);
+    const bool bytes_ok = colon != std::string::npos && end == point.c_str() + colon && pt.bytes >= 0;
+    pt.ratio = bytes_ok ? std::strtod(point.c_str() + colon + 1, &end) : 0;
+    if (!bytes_ok || *end != '\0' || !(pt.ratio > 0) || !std::isfinite(pt.ratio) ||
+        (!profile.points.empty() && !(pt.bytes > profile.points.back().bytes))) {
+      throw Error(expected);
+    }
+    profile.points.push_back(pt);
+  }
+  if (profile.points.empty()) throw Error(expected);
+  m.profiles[MachineModel::profile_key(*a)] = std::move(profile);
+}
+
+}  // namespace
 
 MachineModel load_machine_model(const std::string& path) {
   std::ifstream in(path);
@@ -170,18 +222,8 @@ MachineModel load_machine_model(const std::string& path) {
     std::istringstream words(line);
     std::string key;
     double value = 0;
-    if (line.rfind("factor", 0) == 0) {
-      std::string coll, algo;
-      AlgorithmFactors f;
-      words >> key >> coll >> algo >> f.latency >> f.bandwidth;
-      const auto kind = kind_named(coll);
-      if (!words || !(f.latency > 0) || !(f.bandwidth > 0)) {
-        throw Error(path + ":" + std::to_string(no) +
-                    ": expected 'factor <collective> <algorithm> <latency> <bandwidth>' (positive)");
-      }
-      const Algorithm* a = kind ? find_algorithm(*kind, algo) : nullptr;
-      if (a == nullptr) throw Error(path + ":" + std::to_string(no) + ": no algorithm '" + coll + " " + algo + "'");
-      m.factors[MachineModel::factors_key(*a)] = f;
+    if (line.rfind("profile", 0) == 0) {
+      read_profile(words, m, path + ":" + std::to_string(no));
       continue;
     }
     if (!(words >> key >> value) || value < 0) {
@@ -202,11 +244,16 @@ void save_machine_model(const MachineModel& m, const std::string& path) {
   out << "# ccl machine model: seconds per start-up, per byte sent, per byte reduced\n";
   out.precision(6);
   out << "alpha " << std::scientific << m.alpha << "\nbeta " << m.beta << "\ngamma " << m.gamma << "\n";
-  if (!m.factors.empty()) {
-    out << "# per algorithm: factor <collective> <algorithm> <on alpha*C1> <on beta*C2 + gamma*C3>\n";
-    out << std::fixed;
-    out.precision(3);
-    for (const auto& [key, f] : m.factors) out << "factor " << key << " " << f.latency << " " << f.bandwidth << "\n";
+  if (!m.profiles.empty()) {
+    out << "# per algorithm: profile <collective> <algorithm> <bytes per member>:<measured/predicted> ...\n";
+    out.unsetf(std::ios::floatfield);
+    for (const auto& [key, profile] : m.profiles) {
+      out << "profile " << key;
+      for (const ProfilePoint& p : profile.points) {
+        out << " " << std::setprecision(12) << p.bytes << ":" << std::setprecision(4) << p.ratio;
+      }
+      out << "\n";
+    }
   }
 }
 
@@ -251,7 +298,7 @@ std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& m
     if (a->kind != base_kind(shape.kind)) continue;
     for (Params& p : a->candidates(shape)) {
       const Cost c = a->selection_cost(shape, p);
-      out.push_back(Candidate{Choice{a, std::move(p)}, c, model.predict(*a, c)});
+      out.push_back(Candidate{Choice{a, std::move(p)}, c, model.predict(*a, shape, c)});
     }
   }
   std::stable_sort(out.begin(), out.end(),

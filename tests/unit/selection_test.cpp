@@ -125,22 +125,28 @@ TEST(Selection, OneWayChainIsWeighedByItsWorkPerCallInARow) {
 
 namespace {
 
-TEST(MachineModel, AlgorithmFactorsCorrectPredictionsAndRoundTrip) {
-  const std::string path = ::testing::TempDir() + "ccl_model_factors.txt";
+TEST(MachineModel, ProfilesScalePredictionsBySizeAndRoundTrip) {
+  const std::string path = ::testing::TempDir() + "ccl_model_profiles.txt";
   ccl::MachineModel m{1e-6, 1e-10, 1e-10, "", {}};
   const ccl::Algorithm* binomial = ccl::find_algorithm(ccl::CollKind::scatter, "binomial");
   const ccl::Algorithm* linear = ccl::find_algorithm(ccl::CollKind::scatter, "linear");
-  m.factors[ccl::MachineModel::factors_key(*binomial)] = {1.5, 3.0};
+  m.profiles[ccl::MachineModel::profile_key(*binomial)].points = {{64, 1.0}, {4096, 4.0}, {65536, 16.0}};
   const ccl::Cost c{4, 1000, 10};
-  EXPECT_DOUBLE_EQ(m.predict(*binomial, c), 1.5 * 4e-6 + 3.0 * (1000e-10 + 10e-10));
-  EXPECT_DOUBLE_EQ(m.predict(*linear, c), m.predict(c));  // no factor measured: the plain model
+  auto at = [](std::size_t bytes) { return shape(ccl::CollKind::scatter, 8, bytes / sizeof(double)); };
+  EXPECT_DOUBLE_EQ(m.predict(*binomial, at(64), c), m.predict(c));
+  EXPECT_DOUBLE_EQ(m.predict(*binomial, at(8), c), m.predict(c));  // held below the first point
+  EXPECT_NEAR(m.predict(*binomial, at(512), c), 2.0 * m.predict(c), 1e-15);  // log-log halfway
+  EXPECT_NEAR(m.predict(*binomial, at(16384), c), 8.0 * m.predict(c), 1e-15);
+  EXPECT_DOUBLE_EQ(m.predict(*binomial, at(1 << 20), c), 16.0 * m.predict(c));  // held above the last
+  EXPECT_DOUBLE_EQ(m.predict(*linear, at(512), c), m.predict(c));  // no profile: the plain model
   ccl::save_machine_model(m, path);
   const ccl::MachineModel back = ccl::load_machine_model(path);
-  EXPECT_NEAR(back.factors_of(*binomial).latency, 1.5, 1e-3);
-  EXPECT_NEAR(back.factors_of(*binomial).bandwidth, 3.0, 1e-3);
-  EXPECT_DOUBLE_EQ(back.factors_of(*linear).bandwidth, 1.0);
+  ASSERT_NE(back.profile_of(*binomial), nullptr);
+  EXPECT_EQ(back.profile_of(*binomial)->points.size(), 3u);
+  EXPECT_NEAR(back.predict(*binomial, at(512), c), 2.0 * m.predict(c), 1e-12);
+  EXPECT_EQ(back.profile_of(*linear), nullptr);
 
-  // With bandwidth-heavy binomial scatter, selection turns to linear for long blocks.
+  // With binomial scatter slow for long blocks on this "machine", selection turns to linear.
   ccl::Shape s = shape(ccl::CollKind::scatter, 8, 1 << 16);
   ccl::MachineModel plain{1e-6, 1e-10, 1e-10, "test", {}};
   ccl::set_machine_model(plain);
@@ -149,10 +155,14 @@ TEST(MachineModel, AlgorithmFactorsCorrectPredictionsAndRoundTrip) {
   EXPECT_EQ(ccl::select(s).str(), "linear");
   ccl::set_machine_model(ccl::default_machine_model());
 
-  std::ofstream(path) << "alpha 1e-6\nbeta 1e-10\ngamma 1e-10\nfactor scatter bogus 1 1\n";
+  const std::string head = "alpha 1e-6\nbeta 1e-10\ngamma 1e-10\n";
+  std::ofstream(path) << head << "profile scatter bogus 8:1\n";
   EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: no algorithm"), std::string::npos);
-  std::ofstream(path) << "alpha 1e-6\nbeta 1e-10\ngamma 1e-10\nfactor scatter linear 0 1\n";
-  EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: expected"), std::string::npos);
+  for (const char* bad : {"profile scatter linear 8:0", "profile scatter linear 8:1 8:2", "profile scatter linear",
+                          "profile scatter linear 8", "profile scatter linear 8:x", "profile scatter linear 16:1 8:1"}) {
+    std::ofstream(path) << head << bad << "\n";
+    EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: expected"), std::string::npos) << bad;
+  }
   std::remove(path.c_str());
 }
 

@@ -6,7 +6,8 @@
 //   CCL_ALGO_<COLL>=name[:params]                  (environment, e.g. CCL_ALGO_CONCAT=ring)
 //   CCL_ALGO_FILE=path with lines "concat = ring"  ('#' starts a comment)
 // The model comes from CCL_MODEL=path (written by ccl-calibrate), else a built-in default.
-// With per-algorithm factors in the model, the prediction is a·α·C1 + b·(β·C2 + γ·C3).
+// With a calibrated profile for the algorithm, that prediction is scaled by the ratio of measured
+// to predicted time at the call's size (AlgorithmProfile).
 // Selection depends only on the shape seen by every member, never on the member's rank, so all
 // members of a group choose the same algorithm.
 #pragma once
@@ -21,13 +22,20 @@
 
 namespace ccl {
 
-// How far one algorithm's measured time departs from α·C1 and β·C2 + γ·C3 on this machine: the
-// CCL model assumes independent links, where on one node every copy shares the memory system and
-// the cores, and an algorithm's local copies (rotations, forwarding through scratch) are not in
-// C1..C3. ccl-calibrate fits both factors from two measured sizes per algorithm.
-struct AlgorithmFactors {
-  double latency = 1;    // multiplies α·C1
-  double bandwidth = 1;  // multiplies β·C2 + γ·C3
+// How far one algorithm's measured time departs from α·C1 + β·C2 + γ·C3 on this machine, by
+// size: the CCL model assumes independent links and one start-up price, where on one node every
+// copy shares the memory system and the cores, small messages take the shared-memory path and
+// large ones MPI's rendezvous, and an algorithm's local copies (rotations, forwarding through
+// scratch) are in none of C1..C3. ccl-calibrate measures each algorithm at a few sizes; the
+// ratio measured/predicted is interpolated between them (linearly in log size and log ratio) and
+// held constant beyond the smallest and the largest.
+struct ProfilePoint {
+  double bytes = 0;  // per member: the vector, or one member's block (one destination's for index)
+  double ratio = 1;  // measured / predicted
+};
+struct AlgorithmProfile {
+  std::vector<ProfilePoint> points;  // ascending bytes
+  double ratio_at(double bytes) const;
 };
 
 struct MachineModel {
@@ -35,22 +43,24 @@ struct MachineModel {
   double beta = 0;   // seconds per byte sent
   double gamma = 0;  // seconds per byte reduced
   std::string source;
-  std::map<std::string, AlgorithmFactors, std::less<>> factors;  // by "<collective> <algorithm>"
+  std::map<std::string, AlgorithmProfile, std::less<>> profiles;  // by "<collective> <algorithm>"
 
   // The plain CCL model: α·C1 + β·C2 + γ·C3.
   double predict(const Cost& c) const {
     return alpha * static_cast<double>(c.c1) + beta * static_cast<double>(c.c2) +
            gamma * static_cast<double>(c.c3);
   }
-  // The same, corrected by the algorithm's calibrated factors (1 where none were measured).
-  double predict(const Algorithm& a, const Cost& c) const;
-  const AlgorithmFactors& factors_of(const Algorithm& a) const;
-  static std::string factors_key(const Algorithm& a);
+  // The same, scaled by the algorithm's calibrated profile at the shape's size (1 without one).
+  double predict(const Algorithm& a, const Shape& s, const Cost& c) const;
+  const AlgorithmProfile* profile_of(const Algorithm& a) const;
+  static std::string profile_key(const Algorithm& a);
+  // The size a profile is indexed by: bytes per member (mean block of a v-form).
+  static double profile_bytes(const Shape& s);
 };
 
 MachineModel default_machine_model();
 // Reads "alpha <s>", "beta <s/byte>", "gamma <s/byte>" lines and any number of
-// "factor <collective> <algorithm> <latency> <bandwidth>" lines; errors name file:line.
+// "profile <collective> <algorithm> <bytes>:<ratio> ..." lines; errors name file:line.
 MachineModel load_machine_model(const std::string& path);
 void save_machine_model(const MachineModel& m, const std::string& path);
 const MachineModel& machine_model();

@@ -1,0 +1,127 @@
+#include "algorithm_profiles.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Buffers for one collective on doubles: `count` elements per member (per destination for index).
+struct Buffers {
+  std::vector<double> send, recv;
+};
+
+void run_once(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t count) {
+  const std::size_t n = static_cast<std::size_t>(w.size());
+  auto sv = [&](std::size_t len) { return std::span<const double>(b.send.data(), len); };
+  auto rv = [&](std::size_t len) { return std::span<double>(b.recv.data(), len); };
+  using K = ccl::CollKind;
+  switch (k) {
+    case K::bcast: ccl::bcast(w, rv(count), 0); break;
+    case K::reduce: ccl::reduce(w, sv(count), rv(count), ccl::sum, 0); break;
+    case K::combine: ccl::combine(w, sv(count), rv(count), ccl::sum); break;
+    case K::scatter: ccl::scatter(w, sv(count * n), rv(count), 0); break;
+    case K::gather: ccl::gather(w, sv(count), rv(count * n), 0); break;
+    case K::concat: ccl::concat(w, sv(count), rv(count * n)); break;
+    case K::index: ccl::index(w, sv(count * n), rv(count * n)); break;
+    case K::prefix: ccl::prefix(w, sv(count), rv(count), ccl::sum); break;
+    case K::shift: ccl::shift(w, sv(count), rv(count), 1); break;
+    case K::sync: ccl::sync(w); break;
+    default: break;
+  }
+}
+
+// Slowest member's seconds per call, best of `reps` repetitions of `iters` calls.
+double per_call(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t count, int iters, int reps) {
+  run_once(k, w, b, count);  // warm: schedule built, pages touched
+  double best = 1e30;
+  for (int r = 0; r < reps; ++r) {
+    ccl::sync(w);
+    const auto t0 = Clock::now();
+    for (int i = 0; i < iters; ++i) run_once(k, w, b, count);
+    const double mine = std::chrono::duration<double>(Clock::now() - t0).count() / iters;
+    best = std::min(best, ccl::combine_value(w, mine, ccl::max));
+  }
+  return best;
+}
+
+ccl::Shape shape_of(ccl::CollKind k, int n, std::size_t count) {
+  ccl::Shape s;
+  s.kind = k;
+  s.size = n;
+  s.elem = k == ccl::CollKind::sync ? 1 : sizeof(double);
+  s.count = k == ccl::CollKind::sync ? 0 : count;
+  s.distance = 1;
+  return s;
+}
+
+// "512 B", "8 KiB", "1 MiB".
+std::string size_text(double bytes) {
+  const auto b = static_cast<unsigned long long>(bytes);
+  if (b >= (1ull << 20) && b % (1ull << 20) == 0) return std::to_string(b >> 20) + " MiB";
+  if (b >= (1ull << 10) && b % (1ull << 10) == 0) return std::to_string(b >> 10) + " KiB";
+  return std::to_string(b) + " B";
+}
+
+}  // namespace
+
+void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool quick, std::FILE* log) {
+  using K = ccl::CollKind;
+  const int n = w.size();
+  const auto members = static_cast<std::size_t>(n);
+  // Bytes per member (a member's whole send buffer for index): a ladder across the shared-memory
+  // limit (8 KiB) up to where caches no longer matter, above an element-per-member point.
+  const std::vector<std::size_t> ladder =
+      quick ? std::vector<std::size_t>{4 << 10, 32 << 10}
+            : std::vector<std::size_t>{1 << 10, 8 << 10, 32 << 10, 256 << 10, 1 << 20};
+  const ccl::MachineModel plain{m.alpha, m.beta, m.gamma, m.source, {}};
+  for (K k : {K::bcast, K::reduce, K::combine, K::scatter, K::gather, K::concat, K::index, K::prefix,
+              K::shift, K::sync}) {
+    // Element counts: per member, per destination for index; the first carries one element per
+    // member, so that pieces and blocks are not empty.
+    std::vector<std::size_t> counts{k == K::index ? 1 : members};
+    for (std::size_t bytes : ladder) {
+      const std::size_t c = std::max<std::size_t>(1, bytes / sizeof(double) / (k == K::index ? members : 1));
+      if (c > counts.back()) counts.push_back(c);
+    }
+    if (k == K::sync) counts.resize(1);  // no data: one size tells all
+    Buffers b;
+    b.send.assign(counts.back() * members, 1.0);
+    b.recv.assign(counts.back() * members, 0.0);
+    for (const ccl::Algorithm* a : ccl::catalog()) {
+      if (a->kind != k) continue;
+      ccl::AlgorithmProfile profile;
+      for (std::size_t count : counts) {
+        const ccl::Shape s = shape_of(k, n, count);
+        const auto ranked = ccl::rank_candidates(s, plain);
+        auto it = std::find_if(ranked.begin(), ranked.end(), [&](const ccl::Candidate& c) { return c.choice.algorithm == a; });
+        if (it == ranked.end() || !(it->seconds > 0)) continue;  // e.g. a pipeline that needs several segments
+        ccl::set_override(k, it->choice.str());
+        const std::size_t total = count * sizeof(double) * members;
+        const bool small = total < (std::size_t{64} << 10);
+        const int iters = static_cast<int>(std::clamp<std::size_t>((std::size_t{8} << 20) / total, 3, quick ? 40 : 300));
+        const double t = per_call(k, w, b, count, iters, quick ? 2 : small ? 5 : 3);
+        ccl::set_override(k, "");
+        profile.points.push_back({ccl::MachineModel::profile_bytes(s), t / it->seconds});
+      }
+      if (profile.points.empty()) continue;
+      if (log != nullptr && w.rank() == 0) {
+        std::string line;
+        for (const ccl::ProfilePoint& p : profile.points) {
+          char ratio[32];
+          std::snprintf(ratio, sizeof ratio, " %.2f", p.ratio);
+          if (!line.empty()) line += ',';
+          line += ' ';
+          line += size_text(p.bytes);
+          line += ratio;
+        }
+        std::fprintf(log, "ccl-calibrate: %-8s %-20s measured/predicted:%s\n", std::string(ccl::name(k)).c_str(),
+                     std::string(a->name).c_str(), line.c_str());
+      }
+      m.profiles[ccl::MachineModel::profile_key(*a)] = std::move(profile);
+    }
+  }
+}

@@ -1,0 +1,20 @@
+// Per-algorithm profiles of the machine model, measured (part of ccl-calibrate).
+//
+// The CCL model prices a collective by its critical path alone, as on a network of independent
+// links with one start-up price. On one node every copy shares the memory system and the cores
+// (with more ranks than cores, a round costs context switches), messages of up to 8 KiB take the
+// shared-memory path and longer ones MPI's rendezvous, and local copies — Bruck's rotation, a
+// tree's forwarding through scratch — are in none of C1, C2, C3. So for every algorithm this
+// measures calls at a ladder of sizes, with the algorithm's best setting under the plain model,
+// and records measured / predicted at each size: the profile that selection and prediction
+// interpolate (ccl/selection.hpp).
+#pragma once
+
+#include <cstdio>
+
+#include "ccl/ccl.hpp"
+#include "ccl/selection.hpp"
+
+// Measures a profile for every algorithm that applies on group w and stores it in m (α, β, γ
+// must already be set). Collective over w; prints one line per algorithm to `log` on rank 0.
+void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool quick, std::FILE* log);
