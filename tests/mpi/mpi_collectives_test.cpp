@@ -1,12 +1,14 @@
 // Every collective over MPI, on the world group and on partitioned sub-groups (rows and columns
 // of a 2D split, odd/even ranks in reverse order, an explicit list), at lengths 0, 1, below and
-// above the group size, and at 1 MiB per member.
+// above the group size, and at 1 MiB per member; and every algorithm of the catalog, with every
+// setting selection considers, on the transports of a real run (shared memory, MPI).
 #include <gtest/gtest.h>
 
 #include <numeric>
 
 #include "../common/collective_cases.hpp"
 #include "../common/mpi_runner.hpp"
+#include "ccl/selection.hpp"
 
 namespace {
 
@@ -75,6 +77,65 @@ TEST(MpiCollectives, OneMebibytePerMember) {
   cases::concat(run, n);
   cases::index(run, n / static_cast<std::size_t>(P) + 1);
   cases::in_place(run, n / static_cast<std::size_t>(P) + 1);
+}
+
+// Runs the checks of one collective kind: vectors of n elements (blocks for the block kinds),
+// root P − 1 and, for reductions, also a non-commutative operator at root 0 (I64 sums are
+// commutative; 32-byte matrix products are not).
+void run_kind(MpiRunner& run, ccl::CollKind kind, std::size_t n, bool commutative) {
+  const int P = run.size();
+  using K = ccl::CollKind;
+  switch (kind) {
+    case K::bcast: cases::bcast(run, n, P - 1); break;
+    case K::reduce: commutative ? cases::reduce_sum(run, n, P - 1) : cases::reduce_matrix(run, n / 4, 0); break;
+    case K::combine: commutative ? cases::combine_sum(run, n) : cases::combine_matrix(run, n / 4); break;
+    case K::prefix: commutative ? cases::prefix_sum(run, n) : cases::prefix_matrix(run, n / 4); break;
+    case K::scatter: cases::scatter(run, n, P - 1); break;
+    case K::gather: cases::gather(run, n, P - 1); break;
+    case K::concat: cases::concat(run, n); break;
+    case K::index: cases::index(run, n / static_cast<std::size_t>(P) + 1); break;
+    case K::shift: cases::shift(run, n, 1); break;
+    case K::sync: cases::sync(run); break;
+    default: ADD_FAILURE() << "no case for " << ccl::name(kind);
+  }
+}
+
+// The shape run_kind's call has, for the candidates selection would consider.
+ccl::Shape shape_of(ccl::CollKind kind, int P, std::size_t n, bool commutative) {
+  using K = ccl::CollKind;
+  ccl::Shape s;
+  s.kind = kind;
+  s.size = P;
+  s.root = !ccl::is_rooted(kind) ? 0 : commutative ? P - 1 : 0;
+  s.elem = commutative ? sizeof(std::int64_t) : sizeof(ref::Mat);
+  s.count = kind == K::sync ? 0 : kind == K::index ? n / static_cast<std::size_t>(P) + 1 : commutative ? n : n / 4;
+  s.commutative = commutative;
+  s.distance = 1;
+  return s;
+}
+
+TEST(MpiCollectives, EveryAlgorithmWithEverySetting) {
+  MpiRunner run{ccl::world()};
+  const int P = run.size();
+  int runs = 0;
+  for (const ccl::Algorithm* a : ccl::catalog()) {
+    // Around the shared-memory limit (8 KiB) and well above it, where segments pipeline.
+    for (std::size_t n : {std::size_t{1100}, std::size_t{20000}}) {
+      for (bool commutative : {true, false}) {
+        if (!commutative && !ccl::is_reduction(a->kind)) continue;
+        for (const ccl::Params& p : a->candidates(shape_of(a->kind, P, n, commutative))) {
+          const ccl::Choice choice{a, p};
+          SCOPED_TRACE(std::string(ccl::name(a->kind)) + " " + choice.str() + " n=" + std::to_string(n) +
+                       (commutative ? "" : " non-commutative"));
+          ccl::set_override(a->kind, choice.str());
+          run_kind(run, a->kind, n, commutative);
+          ++runs;
+        }
+      }
+    }
+    ccl::set_override(a->kind, "");
+  }
+  EXPECT_GT(runs, P > 1 ? 20 : 0);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ constexpr std::array kCatalog{
     &bcast_intercom,
     &reduce_binomial,
     &reduce_intercom,
+    &reduce_segmented_binomial,
     &combine_recursive_doubling,
     &combine_ring,
     &combine_ccl_hybrid,

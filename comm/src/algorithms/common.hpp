@@ -13,6 +13,13 @@ namespace ccl::algorithms {
 
 inline int lowest_bit(int v) { return v & -v; }
 inline int mod(int a, int n) { return ((a % n) + n) % n; }
+// Children of relative member v in a binomial tree over n members rooted at 0: v + 1, v + 2,
+// v + 4, ... below v's lowest set bit; each covers the next higher block of ranks.
+inline std::vector<int> binomial_children(int v, int n) {
+  std::vector<int> c;
+  for (int j = 1; j < n && !(v & j) && v + j < n; j <<= 1) c.push_back(v + j);
+  return c;
+}
 inline int ceil_log2(int n) {
   int k = 0;
   while ((1 << k) < n) ++k;
@@ -105,6 +112,7 @@ extern const Algorithm bcast_chain;
 extern const Algorithm bcast_intercom;
 extern const Algorithm reduce_binomial;
 extern const Algorithm reduce_intercom;
+extern const Algorithm reduce_segmented_binomial;
 extern const Algorithm combine_recursive_doubling;
 extern const Algorithm combine_ring;
 extern const Algorithm combine_ccl_hybrid;

@@ -22,13 +22,6 @@ namespace ccl::algorithms {
 
 namespace {
 
-// Children of relative member v in folding order.
-std::vector<int> children(int v, int n) {
-  std::vector<int> c;
-  for (int j = 1; j < n && !(v & j) && v + j < n; j <<= 1) c.push_back(v + j);
-  return c;
-}
-
 Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("binomial");
   const int n = s.size;
@@ -38,7 +31,7 @@ Schedule build(const Shape& s, const Params&) {
   const int v = mod(s.rank - tree_root, n);
   const bool result_here = s.rank == s.root;
   const Slice send{Buffer::send, 0, m};
-  const std::vector<int> kids = children(v, n);
+  const std::vector<int> kids = binomial_children(v, n);
 
   if (kids.empty() && v != 0) {  // a leaf sends its own vector
     b.send(mod(v - lowest_bit(v) + tree_root, n), send);
@@ -73,7 +66,7 @@ Cost cost(const Shape& s, const Params&) {
   Cost worst;
   for (int v = n - 1; v >= 0; --v) {
     Cost t;
-    const std::vector<int> kids = children(v, n);
+    const std::vector<int> kids = binomial_children(v, n);
     for (std::size_t i = 0; i < kids.size(); ++i) {
       if (i > 0) t.c3 += u64(m);  // folding the previous child
       t = receive(t, sent[static_cast<std::size_t>(kids[i])], m);
