@@ -38,6 +38,7 @@ constexpr std::array kCatalog{
     &prefix_chain,
     &shift_direct,
     &sync_dissemination,
+    &sync_linear,
 };
 }  // namespace
 

@@ -132,5 +132,6 @@ extern const Algorithm prefix_fan_in_out;
 extern const Algorithm prefix_chain;
 extern const Algorithm shift_direct;
 extern const Algorithm sync_dissemination;
+extern const Algorithm sync_linear;
 
 }  // namespace ccl::algorithms
