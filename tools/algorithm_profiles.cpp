@@ -66,6 +66,28 @@ std::string size_text(double bytes) {
   return std::to_string(b) + " B";
 }
 
+// One measurement: an algorithm's best setting at one size, and its best time so far.
+struct Point {
+  const ccl::Algorithm* algorithm;
+  std::string choice;  // "name[:params]"
+  std::size_t count;   // elements per member (per destination for index)
+  double predicted;    // by the plain model
+  double seconds = 1e30;
+};
+
+// Element counts to measure collective k at: per member (per destination for index), the first
+// carrying one element per member so that pieces and blocks are not empty.
+std::vector<std::size_t> counts_for(ccl::CollKind k, std::size_t members, const std::vector<std::size_t>& ladder) {
+  using K = ccl::CollKind;
+  std::vector<std::size_t> counts{k == K::index ? 1 : members};
+  if (k == K::sync) return counts;  // no data: one size tells all
+  for (std::size_t bytes : ladder) {
+    const std::size_t c = std::max<std::size_t>(1, bytes / sizeof(double) / (k == K::index ? members : 1));
+    if (c > counts.back()) counts.push_back(c);
+  }
+  return counts;
+}
+
 }  // namespace
 
 void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool quick, std::FILE* log) {
@@ -78,50 +100,53 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
       quick ? std::vector<std::size_t>{4 << 10, 32 << 10}
             : std::vector<std::size_t>{1 << 10, 8 << 10, 32 << 10, 256 << 10, 1 << 20};
   const ccl::MachineModel plain{m.alpha, m.beta, m.gamma, m.source, {}};
-  for (K k : {K::bcast, K::reduce, K::combine, K::scatter, K::gather, K::concat, K::index, K::prefix,
-              K::shift, K::sync}) {
-    // Element counts: per member, per destination for index; the first carries one element per
-    // member, so that pieces and blocks are not empty.
-    std::vector<std::size_t> counts{k == K::index ? 1 : members};
-    for (std::size_t bytes : ladder) {
-      const std::size_t c = std::max<std::size_t>(1, bytes / sizeof(double) / (k == K::index ? members : 1));
-      if (c > counts.back()) counts.push_back(c);
+  std::vector<Point> points;
+  std::size_t largest = 1;
+  for (const ccl::Algorithm* a : ccl::catalog()) {
+    for (std::size_t count : counts_for(a->kind, members, ladder)) {
+      const auto ranked = ccl::rank_candidates(shape_of(a->kind, n, count), plain);
+      auto it = std::find_if(ranked.begin(), ranked.end(), [&](const ccl::Candidate& c) { return c.choice.algorithm == a; });
+      if (it == ranked.end() || !(it->seconds > 0)) continue;  // e.g. a pipeline that needs several segments
+      points.push_back(Point{a, it->choice.str(), count, it->seconds});
+      largest = std::max(largest, count);
     }
-    if (k == K::sync) counts.resize(1);  // no data: one size tells all
-    Buffers b;
-    b.send.assign(counts.back() * members, 1.0);
-    b.recv.assign(counts.back() * members, 0.0);
-    for (const ccl::Algorithm* a : ccl::catalog()) {
-      if (a->kind != k) continue;
-      ccl::AlgorithmProfile profile;
-      for (std::size_t count : counts) {
-        const ccl::Shape s = shape_of(k, n, count);
-        const auto ranked = ccl::rank_candidates(s, plain);
-        auto it = std::find_if(ranked.begin(), ranked.end(), [&](const ccl::Candidate& c) { return c.choice.algorithm == a; });
-        if (it == ranked.end() || !(it->seconds > 0)) continue;  // e.g. a pipeline that needs several segments
-        ccl::set_override(k, it->choice.str());
-        const std::size_t total = count * sizeof(double) * members;
-        const bool small = total < (std::size_t{64} << 10);
-        const int iters = static_cast<int>(std::clamp<std::size_t>((std::size_t{8} << 20) / total, 3, quick ? 40 : 300));
-        const double t = per_call(k, w, b, count, iters, quick ? 2 : small ? 5 : 3);
-        ccl::set_override(k, "");
-        profile.points.push_back({ccl::MachineModel::profile_bytes(s), t / it->seconds});
-      }
-      if (profile.points.empty()) continue;
-      if (log != nullptr && w.rank() == 0) {
-        std::string line;
-        for (const ccl::ProfilePoint& p : profile.points) {
-          char ratio[32];
-          std::snprintf(ratio, sizeof ratio, " %.2f", p.ratio);
-          if (!line.empty()) line += ',';
-          line += ' ';
-          line += size_text(p.bytes);
-          line += ratio;
-        }
-        std::fprintf(log, "ccl-calibrate: %-8s %-20s measured/predicted:%s\n", std::string(ccl::name(k)).c_str(),
-                     std::string(a->name).c_str(), line.c_str());
-      }
-      m.profiles[ccl::MachineModel::profile_key(*a)] = std::move(profile);
+  }
+  // The whole list is measured several times, keeping each point's best: a slow spell of a shared
+  // machine then spoils one pass of a point, not the point.
+  Buffers b;
+  b.send.assign(largest * members, 1.0);
+  b.recv.assign(largest * members, 0.0);
+  for (int pass = 0; pass < (quick ? 1 : 3); ++pass) {
+    for (Point& p : points) {
+      const K k = p.algorithm->kind;
+      ccl::set_override(k, p.choice);
+      const std::size_t total = p.count * sizeof(double) * members;
+      const int iters = static_cast<int>(std::clamp<std::size_t>((std::size_t{8} << 20) / total, 3, quick ? 40 : 2000));
+      p.seconds = std::min(p.seconds, per_call(k, w, b, p.count, iters, quick ? 2 : 3));
+      ccl::set_override(k, "");
     }
+  }
+  for (const ccl::Algorithm* a : ccl::catalog()) {
+    ccl::AlgorithmProfile profile;
+    for (const Point& p : points) {
+      if (p.algorithm != a) continue;
+      const double bytes = ccl::MachineModel::profile_bytes(shape_of(a->kind, n, p.count));
+      profile.points.push_back({bytes, p.seconds / p.predicted});
+    }
+    if (profile.points.empty()) continue;
+    if (log != nullptr && w.rank() == 0) {
+      std::string line;
+      for (const ccl::ProfilePoint& p : profile.points) {
+        char ratio[32];
+        std::snprintf(ratio, sizeof ratio, " %.2f", p.ratio);
+        if (!line.empty()) line += ',';
+        line += ' ';
+        line += size_text(p.bytes);
+        line += ratio;
+      }
+      std::fprintf(log, "ccl-calibrate: %-8s %-20s measured/predicted:%s\n", std::string(ccl::name(a->kind)).c_str(),
+                   std::string(a->name).c_str(), line.c_str());
+    }
+    m.profiles[ccl::MachineModel::profile_key(*a)] = std::move(profile);
   }
 }

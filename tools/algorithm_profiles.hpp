@@ -7,7 +7,8 @@
 // tree's forwarding through scratch — are in none of C1, C2, C3. So for every algorithm this
 // measures calls at a ladder of sizes, with the algorithm's best setting under the plain model,
 // and records measured / predicted at each size: the profile that selection and prediction
-// interpolate (ccl/selection.hpp).
+// interpolate (ccl/selection.hpp). Every point is measured in three passes over the whole list,
+// keeping its best, so that a slow spell of a shared machine does not skew one algorithm.
 #pragma once
 
 #include <cstdio>
