@@ -85,14 +85,30 @@ inline Cost receive(const Cost& port, const Cost& stamp, std::size_t bytes) {
   return longest(stamp, plus_message(port, bytes));
 }
 
-// Index: where a member's outgoing blocks are read from — its send buffer, or a scratch copy of
-// it when send and recv are the same memory (incoming blocks would overwrite outgoing ones).
-inline Slice index_source(ScheduleBuilder& b, const Shape& s, const BlockLayout& out) {
-  const Slice src{Buffer::send, 0, out.total()};
-  if (!s.in_place) return src;
-  const Slice copy = b.scratch(out.total());
-  b.copy(src, copy);
-  return copy;
+// Index with every block sent directly (pairwise, linear): the k-th transfer goes to i + k and
+// comes from i − k, each pair in a round of its own (`round_per_step`) or all in one round; the
+// own block is copied last, so that the first transfer need not wait for it. In place (send and
+// recv the same memory) outgoing blocks are read from a scratch copy of the send buffer, since
+// incoming blocks would overwrite them.
+inline Schedule build_index_direct(ScheduleBuilder& b, const Shape& s, bool round_per_step) {
+  const int n = s.size, r = s.rank;
+  const BlockLayout out(s);       // what this member sends to each member
+  const BlockLayout in(s, true);  // what it receives from each member
+  Slice src{Buffer::send, 0, out.total()};
+  if (s.in_place) {
+    const Slice copy = b.scratch(out.total());
+    b.copy(src, copy);
+    src = copy;
+  }
+  for (int k = 1; k < n; ++k) {
+    const int to = mod(r + k, n), from = mod(r - k, n);
+    b.send(to, src.sub(out.offset(to), out.bytes(to)));
+    b.recv(from, Slice{Buffer::recv, in.offset(from), in.bytes(from)});
+    if (round_per_step) b.end_round();
+  }
+  b.end_round();
+  b.copy(src.sub(out.offset(r), out.bytes(r)), Slice{Buffer::recv, in.offset(r), in.bytes(r)});
+  return b.finish();
 }
 
 // Index with every block sent directly (pairwise, linear): C1 = n − 1, C2 = (n − 1)·b; blocks of

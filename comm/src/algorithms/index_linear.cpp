@@ -18,22 +18,7 @@ namespace {
 
 Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("linear");
-  const int n = s.size;
-  const int r = s.rank;
-  const BlockLayout out(s);       // what this member sends to each member
-  const BlockLayout in(s, true);  // what it receives from each member
-  const Slice src = index_source(b, s, out);
-  for (int k = 1; k < n; ++k) {
-    const int to = mod(r + k, n);
-    b.send(to, src.sub(out.offset(to), out.bytes(to)));
-  }
-  for (int k = 1; k < n; ++k) {
-    const int from = mod(r - k, n);
-    b.recv(from, Slice{Buffer::recv, in.offset(from), in.bytes(from)});
-  }
-  b.end_round();
-  b.copy(src.sub(out.offset(r), out.bytes(r)), Slice{Buffer::recv, in.offset(r), in.bytes(r)});
-  return b.finish();
+  return build_index_direct(b, s, false);
 }
 
 Cost cost(const Shape& s, const Params&) { return index_direct_cost(s); }
