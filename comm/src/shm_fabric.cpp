@@ -218,7 +218,13 @@ void ShmFabric::poll(int from, int cls) {
   }
 }
 
+void ShmFabric::drive_mpi() {
+  int flag = 0;
+  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, node_, &flag, MPI_STATUS_IGNORE);  // runs MPI's progress
+}
+
 void ShmFabric::progress() {
+  if (++polls_ % 64 == 0) drive_mpi();
   if (queued_ > 0) {
     for (int d = 0; d < size_; ++d) {
       for (Lane& lane : peers_[static_cast<std::size_t>(d)].lanes) {
@@ -242,7 +248,10 @@ void ShmFabric::progress() {
 void ShmFabric::idle() {
   // Spinning is fastest while every rank has a core; when they share, the peer we wait for may
   // need this core to make the progress we wait on.
-  if (oversubscribed_ || ++idle_polls_ % 1024 == 0) sched_yield();
+  if (oversubscribed_ || ++idle_polls_ % 1024 == 0) {
+    drive_mpi();
+    sched_yield();
+  }
 }
 
 }  // namespace ccl::detail

@@ -65,7 +65,8 @@ class ShmFabric {
   void release(ShmOp* op);  // withdraws it first when still queued or posted
   // Start a send (complete at once when its ring has room, else queued) or post a receive.
   void start(ShmOp* op);
-  // Move queued sends into rings and arrived messages to their receives; never blocks.
+  // Move queued sends into rings and arrived messages to their receives; never blocks. Now and
+  // then it also lets MPI progress (see drive_mpi).
   void progress();
   bool has_queued_sends() const { return queued_ > 0; }
   // Called between polls that found nothing: gives the CPU away when ranks outnumber cores.
@@ -101,6 +102,11 @@ class ShmFabric {
   bool push(int to, const ShmOp& op);
   void poll(int from, int cls);
   void deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload, std::size_t bytes);
+  // A rank waiting only on shared memory makes no MPI calls, yet its peers' MPI transfers may need
+  // it to: Open MPI's receiver sends the acknowledgement that completes a large send from its
+  // progress engine, queued when the peer's FIFO is full. Without this, a member done with a
+  // collective (waiting in the next one on shared memory) could leave the others blocked forever.
+  void drive_mpi();
 
   MPI_Comm node_ = MPI_COMM_NULL;
   MPI_Win win_ = MPI_WIN_NULL;
@@ -110,6 +116,7 @@ class ShmFabric {
   Geometry geometry_[kClasses];
   bool oversubscribed_ = false;
   unsigned idle_polls_ = 0;
+  unsigned polls_ = 0;
   std::size_t queued_ = 0;
   std::vector<int> local_of_world_;
   std::vector<Peer> peers_;

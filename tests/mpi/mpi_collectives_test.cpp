@@ -138,4 +138,26 @@ TEST(MpiCollectives, EveryAlgorithmWithEverySetting) {
   EXPECT_GT(runs, P > 1 ? 20 : 0);
 }
 
+// A root that has all it needs leaves a pipelined reduce while its children's large sends (MPI
+// rendezvous) still wait for its acknowledgements; it then waits on shared memory in the next
+// collective. Its MPI must progress meanwhile, or every member waits forever (it did: 3 ranks,
+// 4 MiB per member, 32 KiB segments, as ccl-calibrate measures it).
+TEST(MpiCollectives, LargeSendsCompleteWhileTheirReceiverWaitsOnSharedMemory) {
+  const ccl::Group w = ccl::world();
+  const std::size_t n = (std::size_t{4} << 20) / sizeof(double);
+  std::vector<double> send(n, w.rank() + 1.0), recv(n);
+  ccl::set_override(ccl::CollKind::reduce, "segmented_binomial:seg=32768");
+  for (int i = 0; i < 20; ++i) {
+    ccl::sync(w);
+    for (int k = 0; k < 3; ++k) ccl::reduce(w, std::span<const double>(send), std::span<double>(recv), ccl::sum, 0);
+    const double latest = ccl::combine_value(w, static_cast<double>(i), ccl::max);  // shared memory
+    EXPECT_EQ(latest, i);
+  }
+  ccl::set_override(ccl::CollKind::reduce, "");
+  if (w.rank() == 0) {
+    const double total = w.size() * (w.size() + 1) / 2.0;
+    EXPECT_EQ(std::count(recv.begin(), recv.end(), total), static_cast<std::ptrdiff_t>(n));
+  }
+}
+
 }  // namespace
