@@ -249,7 +249,7 @@ int main(int argc, char** argv) {
     ratios.push_back(ratio);
     const ccl::Choice choice = ccl::select(res.shape);
     const double predicted = ccl::machine_model().predict(
-        *choice.algorithm, res.shape, choice.algorithm->selection_cost(res.shape, choice.params));
+        choice, res.shape, choice.algorithm->selection_cost(res.shape, choice.params));
     if (predicted <= 2 * res.ccl && res.ccl <= 2 * predicted) ++within_2x;
     if (csv != nullptr) {
       std::fprintf(csv, "%s,%s,%d,%zu,%.3f,%.3f,%.4f,%.3f,%.3f,%.3f,%s\n",

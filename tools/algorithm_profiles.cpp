@@ -66,10 +66,12 @@ std::string size_text(double bytes) {
   return std::to_string(b) + " B";
 }
 
-// One measurement: an algorithm's best setting at one size, and its best time so far.
+// One measurement: an algorithm's best setting (or best with one segment size) at one size, and
+// its best time so far.
 struct Point {
   const ccl::Algorithm* algorithm;
   std::string choice;  // "name[:params]"
+  std::string key;     // of the profile it belongs to
   std::size_t count;   // elements per member (per destination for index)
   double predicted;    // by the plain model
   double seconds = 1e30;
@@ -95,20 +97,26 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
   const int n = w.size();
   const auto members = static_cast<std::size_t>(n);
   // Bytes per member (a member's whole send buffer for index): a ladder across the shared-memory
-  // limit (8 KiB) up to where caches no longer matter, above an element-per-member point.
+  // limit (8 KiB) up to where caches no longer hold a member's data, above an element-per-member point.
   const std::vector<std::size_t> ladder =
       quick ? std::vector<std::size_t>{4 << 10, 32 << 10}
-            : std::vector<std::size_t>{1 << 10, 8 << 10, 32 << 10, 256 << 10, 1 << 20};
+            : std::vector<std::size_t>{1 << 10, 8 << 10, 32 << 10, 256 << 10, 1 << 20, 4 << 20};
   const ccl::MachineModel plain{m.alpha, m.beta, m.gamma, m.source, {}};
   std::vector<Point> points;
   std::size_t largest = 1;
   for (const ccl::Algorithm* a : ccl::catalog()) {
     for (std::size_t count : counts_for(a->kind, members, ladder)) {
-      const auto ranked = ccl::rank_candidates(shape_of(a->kind, n, count), plain);
-      auto it = std::find_if(ranked.begin(), ranked.end(), [&](const ccl::Candidate& c) { return c.choice.algorithm == a; });
-      if (it == ranked.end() || !(it->seconds > 0)) continue;  // e.g. a pipeline that needs several segments
-      points.push_back(Point{a, it->choice.str(), count, it->seconds});
-      largest = std::max(largest, count);
+      // The best setting with each segment size: one for most algorithms, one per segment size
+      // for a pipeline, where the plain model is blind (see MachineModel).
+      std::vector<std::size_t> segments_seen;
+      for (const ccl::Candidate& c : ccl::rank_candidates(shape_of(a->kind, n, count), plain)) {
+        if (c.choice.algorithm != a || !(c.seconds > 0)) continue;
+        const std::size_t seg = c.choice.params.segment;
+        if (std::find(segments_seen.begin(), segments_seen.end(), seg) != segments_seen.end()) continue;
+        segments_seen.push_back(seg);
+        points.push_back(Point{a, c.choice.str(), ccl::MachineModel::profile_key(c.choice), count, c.seconds});
+        largest = std::max(largest, count);
+      }
     }
   }
   // The whole list is measured several times, keeping each point's best: a slow spell of a shared
@@ -126,14 +134,17 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
       ccl::set_override(k, "");
     }
   }
-  for (const ccl::Algorithm* a : ccl::catalog()) {
+  std::vector<std::string> keys;  // in catalog order
+  for (const Point& p : points) {
+    if (std::find(keys.begin(), keys.end(), p.key) == keys.end()) keys.push_back(p.key);
+  }
+  for (const std::string& key : keys) {
     ccl::AlgorithmProfile profile;
     for (const Point& p : points) {
-      if (p.algorithm != a) continue;
-      const double bytes = ccl::MachineModel::profile_bytes(shape_of(a->kind, n, p.count));
+      if (p.key != key) continue;
+      const double bytes = ccl::MachineModel::profile_bytes(shape_of(p.algorithm->kind, n, p.count));
       profile.points.push_back({bytes, p.seconds / p.predicted});
     }
-    if (profile.points.empty()) continue;
     if (log != nullptr && w.rank() == 0) {
       std::string line;
       for (const ccl::ProfilePoint& p : profile.points) {
@@ -144,9 +155,10 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
         line += size_text(p.bytes);
         line += ratio;
       }
-      std::fprintf(log, "ccl-calibrate: %-8s %-20s measured/predicted:%s\n", std::string(ccl::name(a->kind)).c_str(),
-                   std::string(a->name).c_str(), line.c_str());
+      const std::size_t space = key.find(' ');
+      std::fprintf(log, "ccl-calibrate: %-8s %-30s measured/predicted:%s\n", key.substr(0, space).c_str(),
+                   key.substr(space + 1).c_str(), line.c_str());
     }
-    m.profiles[ccl::MachineModel::profile_key(*a)] = std::move(profile);
+    m.profiles[key] = std::move(profile);
   }
 }

@@ -107,7 +107,7 @@ int main(int argc, char** argv) {
       any_stream = any_stream || stream;
       char ratio[32] = "";
       if (profiled) {
-        const ccl::AlgorithmProfile* p = model.profile_of(*c.choice.algorithm);
+        const ccl::AlgorithmProfile* p = model.profile_of(c.choice);
         std::snprintf(ratio, sizeof ratio, " x%6.2f", p ? p->ratio_at(ccl::MachineModel::profile_bytes(s)) : 1.0);
       }
       std::printf("%s %-44s %6llu %12llu %12llu%s %9.2f us%s\n", is_choice ? "*" : " ", c.choice.str().c_str(),

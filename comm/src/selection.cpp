@@ -129,8 +129,9 @@ std::optional<Candidate> best_of(const Algorithm& a, const Shape& s, const Machi
   std::optional<Candidate> best;
   for (Params& p : a.candidates(s)) {
     const Cost c = a.selection_cost(s, p);
-    const double t = m.predict(a, s, c);
-    if (!best || t < best->seconds) best = Candidate{Choice{&a, std::move(p)}, c, t};
+    Choice choice{&a, std::move(p)};
+    const double t = m.predict(choice, s, c);
+    if (!best || t < best->seconds) best = Candidate{std::move(choice), c, t};
   }
   return best;
 }
@@ -142,8 +143,14 @@ MachineModel default_machine_model() {
   return MachineModel{8.8e-7, 1.12e-10, 8.5e-11, "built-in default", {}};
 }
 
-std::string MachineModel::profile_key(const Algorithm& a) {
-  return std::string(name(a.kind)) + " " + std::string(a.name);
+std::string MachineModel::profile_key(const Choice& choice) {
+  const Algorithm& a = *choice.algorithm;
+  std::string key = std::string(name(a.kind)) + " " + std::string(a.name);
+  if (choice.params.segment != 0) {
+    key += ':';
+    key += to_string(Params{0, choice.params.segment, {}, ""});
+  }
+  return key;
 }
 
 double MachineModel::profile_bytes(const Shape& s) {
@@ -166,29 +173,45 @@ double AlgorithmProfile::ratio_at(double bytes) const {
   return std::exp(std::log(lo->ratio) + f * (std::log(hi->ratio) - std::log(lo->ratio)));
 }
 
-const AlgorithmProfile* MachineModel::profile_of(const Algorithm& a) const {
+const AlgorithmProfile* MachineModel::profile_of(const Choice& choice) const {
   if (profiles.empty()) return nullptr;
-  auto it = profiles.find(profile_key(a));
+  auto it = profiles.find(profile_key(choice));
+  if (it == profiles.end() && choice.params.segment != 0) {
+    it = profiles.find(profile_key(Choice{choice.algorithm, {}}));
+  }
   return it == profiles.end() ? nullptr : &it->second;
 }
 
-double MachineModel::predict(const Algorithm& a, const Shape& s, const Cost& c) const {
-  const AlgorithmProfile* p = profile_of(a);
+double MachineModel::predict(const Choice& choice, const Shape& s, const Cost& c) const {
+  const AlgorithmProfile* p = profile_of(choice);
   return predict(c) * (p == nullptr ? 1.0 : p->ratio_at(profile_bytes(s)));
 }
 
 namespace {
 
-// "profile <collective> <algorithm> <bytes>:<ratio> ..." with ascending sizes and positive ratios.
+// "profile <collective> <algorithm>[:seg=<bytes>] <bytes>:<ratio> ..." with ascending sizes and
+// positive ratios.
 void read_profile(std::istringstream& words, MachineModel& m, const std::string& where) {
-  const std::string expected = where + ": expected 'profile <collective> <algorithm> <bytes>:<ratio> ...' "
-                                       "(ascending sizes, positive ratios)";
-  std::string key, coll, algo, point;
-  words >> key >> coll >> algo;
+  const std::string expected = where + ": expected 'profile <collective> <algorithm>[:seg=<bytes>] "
+                                       "<bytes>:<ratio> ...' (ascending sizes, positive ratios)";
+  std::string key, coll, spec, point;
+  words >> key >> coll >> spec;
   const auto kind = kind_named(coll);
   if (!words) throw Error(expected);
+  const std::string algo = spec.substr(0, spec.find(':'));
   const Algorithm* a = kind ? find_algorithm(*kind, algo) : nullptr;
   if (a == nullptr) throw Error(where + ": no algorithm '" + coll + " " + algo + "'");
+  Choice choice{a, {}};
+  if (algo.size() < spec.size()) {
+    try {
+      choice.params = parse_params(std::string_view(spec).substr(algo.size() + 1));
+    } catch (const Error& e) {
+      throw Error(where + ": " + e.what());
+    }
+    if (choice.params.segment == 0 || !(choice.params == Params{0, choice.params.segment, {}, ""})) {
+      throw Error(where + ": a profile is per algorithm or per segment size (seg=<bytes>), not '" + spec + "'");
+    }
+  }
   AlgorithmProfile profile;
   while (words >> point) {
     const std::size_t colon = point.find(':');
@@ -204,7 +227,7 @@ void read_profile(std::istringstream& words, MachineModel& m, const std::string&
     profile.points.push_back(pt);
   }
   if (profile.points.empty()) throw Error(expected);
-  m.profiles[MachineModel::profile_key(*a)] = std::move(profile);
+  m.profiles[MachineModel::profile_key(choice)] = std::move(profile);
 }
 
 }  // namespace
@@ -245,7 +268,8 @@ void save_machine_model(const MachineModel& m, const std::string& path) {
   out.precision(6);
   out << "alpha " << std::scientific << m.alpha << "\nbeta " << m.beta << "\ngamma " << m.gamma << "\n";
   if (!m.profiles.empty()) {
-    out << "# per algorithm: profile <collective> <algorithm> <bytes per member>:<measured/predicted> ...\n";
+    out << "# per algorithm (or segment size): profile <collective> <algorithm>[:seg=<bytes>] "
+           "<bytes per member>:<measured/predicted> ...\n";
     out.unsetf(std::ios::floatfield);
     for (const auto& [key, profile] : m.profiles) {
       out << "profile " << key;
@@ -298,7 +322,9 @@ std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& m
     if (a->kind != base_kind(shape.kind)) continue;
     for (Params& p : a->candidates(shape)) {
       const Cost c = a->selection_cost(shape, p);
-      out.push_back(Candidate{Choice{a, std::move(p)}, c, model.predict(*a, shape, c)});
+      Choice choice{a, std::move(p)};
+      const double t = model.predict(choice, shape, c);
+      out.push_back(Candidate{std::move(choice), c, t});
     }
   }
   std::stable_sort(out.begin(), out.end(),

@@ -130,21 +130,22 @@ TEST(MachineModel, ProfilesScalePredictionsBySizeAndRoundTrip) {
   ccl::MachineModel m{1e-6, 1e-10, 1e-10, "", {}};
   const ccl::Algorithm* binomial = ccl::find_algorithm(ccl::CollKind::scatter, "binomial");
   const ccl::Algorithm* linear = ccl::find_algorithm(ccl::CollKind::scatter, "linear");
-  m.profiles[ccl::MachineModel::profile_key(*binomial)].points = {{64, 1.0}, {4096, 4.0}, {65536, 16.0}};
+  const ccl::Choice bin{binomial, {}}, lin{linear, {}};
+  m.profiles[ccl::MachineModel::profile_key(bin)].points = {{64, 1.0}, {4096, 4.0}, {65536, 16.0}};
   const ccl::Cost c{4, 1000, 10};
   auto at = [](std::size_t bytes) { return shape(ccl::CollKind::scatter, 8, bytes / sizeof(double)); };
-  EXPECT_DOUBLE_EQ(m.predict(*binomial, at(64), c), m.predict(c));
-  EXPECT_DOUBLE_EQ(m.predict(*binomial, at(8), c), m.predict(c));  // held below the first point
-  EXPECT_NEAR(m.predict(*binomial, at(512), c), 2.0 * m.predict(c), 1e-15);  // log-log halfway
-  EXPECT_NEAR(m.predict(*binomial, at(16384), c), 8.0 * m.predict(c), 1e-15);
-  EXPECT_DOUBLE_EQ(m.predict(*binomial, at(1 << 20), c), 16.0 * m.predict(c));  // held above the last
-  EXPECT_DOUBLE_EQ(m.predict(*linear, at(512), c), m.predict(c));  // no profile: the plain model
+  EXPECT_DOUBLE_EQ(m.predict(bin, at(64), c), m.predict(c));
+  EXPECT_DOUBLE_EQ(m.predict(bin, at(8), c), m.predict(c));  // held below the first point
+  EXPECT_NEAR(m.predict(bin, at(512), c), 2.0 * m.predict(c), 1e-15);  // log-log halfway
+  EXPECT_NEAR(m.predict(bin, at(16384), c), 8.0 * m.predict(c), 1e-15);
+  EXPECT_DOUBLE_EQ(m.predict(bin, at(1 << 20), c), 16.0 * m.predict(c));  // held above the last
+  EXPECT_DOUBLE_EQ(m.predict(lin, at(512), c), m.predict(c));  // no profile: the plain model
   ccl::save_machine_model(m, path);
   const ccl::MachineModel back = ccl::load_machine_model(path);
-  ASSERT_NE(back.profile_of(*binomial), nullptr);
-  EXPECT_EQ(back.profile_of(*binomial)->points.size(), 3u);
-  EXPECT_NEAR(back.predict(*binomial, at(512), c), 2.0 * m.predict(c), 1e-12);
-  EXPECT_EQ(back.profile_of(*linear), nullptr);
+  ASSERT_NE(back.profile_of(bin), nullptr);
+  EXPECT_EQ(back.profile_of(bin)->points.size(), 3u);
+  EXPECT_NEAR(back.predict(bin, at(512), c), 2.0 * m.predict(c), 1e-12);
+  EXPECT_EQ(back.profile_of(lin), nullptr);
 
   // With binomial scatter slow for long blocks on this "machine", selection turns to linear.
   ccl::Shape s = shape(ccl::CollKind::scatter, 8, 1 << 16);
@@ -163,6 +164,44 @@ TEST(MachineModel, ProfilesScalePredictionsBySizeAndRoundTrip) {
     std::ofstream(path) << head << bad << "\n";
     EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: expected"), std::string::npos) << bad;
   }
+  for (const char* bad : {"profile reduce segmented_binomial:k=2 8:1", "profile reduce segmented_binomial:seg=0 8:1",
+                          "profile reduce segmented_binomial:seg 8:1"}) {
+    std::ofstream(path) << head << bad << "\n";
+    EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: "), std::string::npos) << bad;
+  }
+  std::remove(path.c_str());
+}
+
+// A pipeline's segment sizes have profiles of their own: they decide which segment size wins,
+// which the plain model (fewest start-ups: the largest segment) cannot.
+TEST(MachineModel, SegmentProfilesChooseTheSegmentSize) {
+  const std::string path = ::testing::TempDir() + "ccl_model_segments.txt";
+  const ccl::Algorithm* seg = ccl::find_algorithm(ccl::CollKind::reduce, "segmented_binomial");
+  ASSERT_NE(seg, nullptr);
+  const ccl::Shape s = shape(ccl::CollKind::reduce, 2, (std::size_t{4} << 20) / sizeof(double));
+  const ccl::Choice small{seg, ccl::parse_params("seg=8192")}, large{seg, ccl::parse_params("seg=524288")};
+  EXPECT_EQ(ccl::MachineModel::profile_key(small), "reduce segmented_binomial:seg=8192");
+  EXPECT_EQ(ccl::MachineModel::profile_key(ccl::Choice{seg, {}}), "reduce segmented_binomial");
+
+  ccl::MachineModel m{1e-6, 1e-10, 1e-10, "test", {}};
+  auto best_segment = [&](const ccl::MachineModel& model) {
+    for (const ccl::Candidate& c : ccl::rank_candidates(s, model)) {
+      if (c.choice.algorithm == seg) return c.choice.params.segment;
+    }
+    return std::size_t{0};
+  };
+  EXPECT_EQ(best_segment(m), std::size_t{512} << 10);  // fewest start-ups
+  m.profiles["reduce segmented_binomial:seg=8192"].points = {{1 << 20, 0.5}};
+  m.profiles["reduce segmented_binomial"].points = {{1 << 20, 2.0}};  // every other segment size
+  EXPECT_EQ(best_segment(m), std::size_t{8} << 10);
+  const ccl::Cost c = seg->cost(s, large.params);
+  EXPECT_DOUBLE_EQ(m.predict(large, s, c), 2.0 * m.predict(c));  // falls back to the algorithm's
+
+  ccl::save_machine_model(m, path);
+  const ccl::MachineModel back = ccl::load_machine_model(path);
+  ASSERT_NE(back.profile_of(small), nullptr);
+  EXPECT_DOUBLE_EQ(back.profile_of(small)->ratio_at(1 << 20), 0.5);
+  EXPECT_EQ(best_segment(back), std::size_t{8} << 10);
   std::remove(path.c_str());
 }
 

@@ -29,6 +29,9 @@ namespace ccl {
 // scratch) are in none of C1..C3. ccl-calibrate measures each algorithm at a few sizes; the
 // ratio measured/predicted is interpolated between them (linearly in log size and log ratio) and
 // held constant beyond the smallest and the largest.
+// A pipelined algorithm has one profile per segment size: what a segment size costs beyond its
+// start-ups (the shared-memory path below 8 KiB, MPI's rendezvous above; a segment reduced while
+// still in cache) is what the model cannot see, and exactly what the choice of segment turns on.
 struct ProfilePoint {
   double bytes = 0;  // per member: the vector, or one member's block (one destination's for index)
   double ratio = 1;  // measured / predicted
@@ -43,24 +46,28 @@ struct MachineModel {
   double beta = 0;   // seconds per byte sent
   double gamma = 0;  // seconds per byte reduced
   std::string source;
-  std::map<std::string, AlgorithmProfile, std::less<>> profiles;  // by "<collective> <algorithm>"
+  // By "<collective> <algorithm>", or "<collective> <algorithm>:seg=<bytes>" for one segment size.
+  std::map<std::string, AlgorithmProfile, std::less<>> profiles;
 
   // The plain CCL model: α·C1 + β·C2 + γ·C3.
   double predict(const Cost& c) const {
     return alpha * static_cast<double>(c.c1) + beta * static_cast<double>(c.c2) +
            gamma * static_cast<double>(c.c3);
   }
-  // The same, scaled by the algorithm's calibrated profile at the shape's size (1 without one).
-  double predict(const Algorithm& a, const Shape& s, const Cost& c) const;
-  const AlgorithmProfile* profile_of(const Algorithm& a) const;
-  static std::string profile_key(const Algorithm& a);
+  // The same, scaled by the choice's calibrated profile at the shape's size (1 without one).
+  double predict(const Choice& choice, const Shape& s, const Cost& c) const;
+  // The profile of the choice's segment size if there is one, else the algorithm's, else null.
+  const AlgorithmProfile* profile_of(const Choice& choice) const;
+  // The key of the choice's own profile: its segment size if it has one, else the algorithm.
+  static std::string profile_key(const Choice& choice);
   // The size a profile is indexed by: bytes per member (mean block of a v-form).
   static double profile_bytes(const Shape& s);
 };
 
 MachineModel default_machine_model();
 // Reads "alpha <s>", "beta <s/byte>", "gamma <s/byte>" lines and any number of
-// "profile <collective> <algorithm> <bytes>:<ratio> ..." lines; errors name file:line.
+// "profile <collective> <algorithm>[:seg=<bytes>] <bytes>:<ratio> ..." lines; errors name
+// file:line.
 MachineModel load_machine_model(const std::string& path);
 void save_machine_model(const MachineModel& m, const std::string& path);
 const MachineModel& machine_model();
