@@ -34,18 +34,18 @@ void run_once(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t coun
   }
 }
 
-// Slowest member's seconds per call, best of `reps` repetitions of `iters` calls.
-double per_call(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t count, int iters, int reps) {
+// This member's seconds per call in each of `reps` repetitions of `iters` calls. No other
+// collective of kind k runs meanwhile: the override under test may not apply to it.
+std::vector<double> per_call(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t count, int iters, int reps) {
   run_once(k, w, b, count);  // warm: schedule built, pages touched
-  double best = 1e30;
+  std::vector<double> seconds;
   for (int r = 0; r < reps; ++r) {
     ccl::sync(w);
     const auto t0 = Clock::now();
     for (int i = 0; i < iters; ++i) run_once(k, w, b, count);
-    const double mine = std::chrono::duration<double>(Clock::now() - t0).count() / iters;
-    best = std::min(best, ccl::combine_value(w, mine, ccl::max));
+    seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / iters);
   }
-  return best;
+  return seconds;
 }
 
 ccl::Shape shape_of(ccl::CollKind k, int n, std::size_t count) {
@@ -130,8 +130,11 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
       ccl::set_override(k, p.choice);
       const std::size_t total = p.count * sizeof(double) * members;
       const int iters = static_cast<int>(std::clamp<std::size_t>((std::size_t{8} << 20) / total, 3, quick ? 40 : 2000));
-      p.seconds = std::min(p.seconds, per_call(k, w, b, p.count, iters, quick ? 2 : 3));
+      const std::vector<double> mine = per_call(k, w, b, p.count, iters, quick ? 2 : 3);
       ccl::set_override(k, "");
+      std::vector<double> slowest(mine.size());
+      ccl::combine(w, mine, slowest, ccl::max);
+      p.seconds = std::min(p.seconds, *std::min_element(slowest.begin(), slowest.end()));
     }
   }
   std::vector<std::string> keys;  // in catalog order

@@ -370,17 +370,19 @@ namespace {
 
 Choice choose(const Shape& shape) {
   if (const Override* o = override_for(shape.kind)) {
-    if (!o->choice.params.empty_params()) return o->choice;
-    // A bare name means the algorithm's plain setting when it has one, else its best setting.
+    // An algorithm with no setting for the shape does not apply to it (a power-of-two scheme on
+    // 6 members, a pipeline on one member, a reordering tree with a non-commutative operator):
+    // running it anyway would hang or give a wrong answer, whatever parameters were given.
     const auto settings = o->choice.algorithm->candidates(shape);
-    if (std::find(settings.begin(), settings.end(), Params{}) != settings.end()) return o->choice;
-    auto best = best_of(*o->choice.algorithm, shape, machine_model());
-    if (!best) {
+    if (settings.empty()) {
       throw Error("ccl: " + o->origin + " selects " + std::string(o->choice.algorithm->name) +
                   ", which does not apply to " + std::string(name(shape.kind)) + " on " +
                   std::to_string(shape.size) + " members");
     }
-    return best->choice;
+    if (!o->choice.params.empty_params()) return o->choice;
+    // A bare name means the algorithm's plain setting when it has one, else its best setting.
+    if (std::find(settings.begin(), settings.end(), Params{}) != settings.end()) return o->choice;
+    return best_of(*o->choice.algorithm, shape, machine_model())->choice;
   }
   std::optional<Candidate> best;
   for (const Algorithm* a : catalog()) {

@@ -83,6 +83,12 @@ TEST(Selection, ApiOverrideWinsAndClears) {
   ccl::set_override(ccl::CollKind::concat, "recursive_doubling");  // needs a power of two
   EXPECT_NE(error_of([&] { ccl::select(s); }).find("does not apply"), std::string::npos);
   ccl::set_override(ccl::CollKind::concat, "");
+  // With explicit parameters too: a pipeline on one member would send to itself forever.
+  ccl::set_override(ccl::CollKind::reduce, "segmented_binomial:seg=32768");
+  EXPECT_EQ(ccl::select(shape(ccl::CollKind::reduce, 3, 1 << 16)).str(), "segmented_binomial:seg=32768");
+  EXPECT_NE(error_of([&] { ccl::select(shape(ccl::CollKind::reduce, 1, 1 << 16)); }).find("does not apply to reduce on 1 members"),
+            std::string::npos);
+  ccl::set_override(ccl::CollKind::reduce, "");
 }
 
 TEST(MachineModel, SavedAndLoadedAndBadFilesNamed) {
