@@ -127,6 +127,7 @@ std::size_t parse(int argc, char** argv, const std::string& flag, std::size_t fa
 
 int main(int argc, char** argv) {
   ccl::Environment env(argc, argv);
+  ccl::set_timing(true);  // the table below reports each collective's time
   const ccl::Group world = ccl::world();
   std::size_t iterations = 0, length = 0;
   try {

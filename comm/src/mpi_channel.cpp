@@ -1,5 +1,6 @@
 #include "mpi_channel.hpp"
 
+#include <bit>
 #include <climits>
 #include <cstdint>
 #include <string>
@@ -74,7 +75,7 @@ MpiChannel::MpiChannel(MPI_Comm comm, ShmFabric* fabric, const std::vector<int>&
   int flag = 0;
   MPI_Comm_get_attr(comm_, MPI_TAG_UB, &tag_ub, &flag);
   const std::uint64_t ub = flag ? static_cast<std::uint64_t>(*tag_ub) : 32767;
-  tag_cycle_ = (ub + 1) / kPhases;
+  tag_cycle_ = std::bit_floor((ub + 1) / kPhases);  // a power of two: a mask, not a division
 }
 
 MpiChannel::~MpiChannel() {
@@ -86,7 +87,7 @@ MpiChannel::~MpiChannel() {
 std::uint64_t MpiChannel::tag(std::uint64_t instance, int phase) const {
   // Instances far apart may share a tag; by then the older one has long completed on this group,
   // as members start collectives on a group in the same order.
-  return (instance % tag_cycle_) * kPhases + static_cast<std::uint64_t>(phase);
+  return (instance & (tag_cycle_ - 1)) * kPhases + static_cast<std::uint64_t>(phase);
 }
 
 ShmOp* MpiChannel::shm_op(bool is_send, int local, std::uint64_t tag, const std::byte* data,

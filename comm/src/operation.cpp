@@ -21,7 +21,7 @@ void Operation::begin(CollKind kind, std::shared_ptr<GroupState> g, Call&& call)
   done_ = false;
   error_ = nullptr;
   traffic_ = TrafficStats{};
-  started_ = ticks();
+  started_ = timing_on ? ticks() : 0;
 }
 
 void Operation::add(std::unique_ptr<Stage> s) {
@@ -83,7 +83,7 @@ void Operation::clear_stages() {
 void Operation::finish() {
   done_ = true;
   clear_stages();
-  const double seconds = tick_seconds(started_, ticks());
+  const double seconds = timing_on ? tick_seconds(started_, ticks()) : 0.0;
   record_call(process_.stats, kind_, traffic_, seconds, algorithm_, main_run_->clock());
 }
 

@@ -5,11 +5,11 @@
 namespace ccl::detail {
 
 void ScheduleRun::reset(Channel& channel, std::uint64_t tag,
-                        std::shared_ptr<const Schedule> schedule, const Binding& binding,
+                        const std::shared_ptr<const Schedule>& schedule, const Binding& binding,
                         const ReduceKernel* kernel, std::size_t elem, TrafficStats& traffic) {
   channel_ = &channel;
   tag_ = tag;
-  s_ = std::move(schedule);
+  if (s_ != schedule) s_ = schedule;  // a loop reruns one schedule: no reference counting then
   binding_ = binding;
   kernel_ = kernel;
   elem_ = elem;

@@ -27,7 +27,7 @@ struct Binding {
 class ScheduleRun final : public Stage {
  public:
   // Ready `schedule` to run on `channel` with `tag`; the kernel and traffic counters outlive it.
-  void reset(Channel& channel, std::uint64_t tag, std::shared_ptr<const Schedule> schedule,
+  void reset(Channel& channel, std::uint64_t tag, const std::shared_ptr<const Schedule>& schedule,
              const Binding& binding, const ReduceKernel* kernel, std::size_t elem,
              TrafficStats& traffic);
   Progress progress() override;

@@ -1,7 +1,7 @@
 // A cheap clock for per-call statistics: reading steady_clock costs ~26 ns here, a third of a
 // small collective, while the x86 time-stamp counter (constant and non-stop on every CPU this
-// runs on) costs ~10 ns. Ticks become seconds at the rate measured against steady_clock over the
-// process's life so far. Elsewhere it falls back to steady_clock nanoseconds.
+// runs on) costs ~10 ns. Ticks become seconds at a rate measured once against steady_clock.
+// Elsewhere it falls back to steady_clock nanoseconds.
 #pragma once
 
 #include <chrono>
@@ -21,7 +21,10 @@ inline std::uint64_t ticks() {
 #endif
 }
 
-// Seconds per tick; the first call starts the measurement, later calls refine it.
+// Whether calls are timed (ccl::timing()), read on every call: a plain flag.
+extern bool timing_on;
+
+// Seconds per tick (measured over 2 ms on first use).
 double seconds_per_tick();
 
 inline double tick_seconds(std::uint64_t from, std::uint64_t to) {
