@@ -102,10 +102,10 @@ class ShmFabric {
   bool push(int to, const ShmOp& op);
   void poll(int from, int cls);
   void deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload, std::size_t bytes);
-  // A rank waiting only on shared memory makes no MPI calls, yet its peers' MPI transfers may need
-  // it to: Open MPI's receiver sends the acknowledgement that completes a large send from its
-  // progress engine, queued when the peer's FIFO is full. Without this, a member done with a
-  // collective (waiting in the next one on shared memory) could leave the others blocked forever.
+  // A rank waiting only on shared memory makes no MPI calls, yet its peers' large MPI sends may
+  // complete only once its MPI progress engine has run (the receiver's side of a rendezvous).
+  // Without this, a member done with a collective (waiting in the next one on shared memory)
+  // could leave the others blocked forever; seen with a pipelined reduce on 3 ranks.
   void drive_mpi();
 
   MPI_Comm node_ = MPI_COMM_NULL;
