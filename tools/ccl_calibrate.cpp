@@ -3,8 +3,8 @@
 //   α  start-up: a one-message collective (shift by one) of 8 bytes, per call;
 //   β  per byte: the slope of that call's time between 64 KiB and 1 MiB;
 //   γ  per byte reduced: the sum kernel on 1 MiB of doubles;
-//   per-algorithm profiles: every algorithm measured from one element per member to 1 MiB, as
-//   measured / predicted at each size (algorithm_profiles.hpp).
+//   per-algorithm profiles: every algorithm (each segment size of a pipeline) measured from one
+//   element per member to 4 MiB, as measured / predicted at each size (algorithm_profiles.hpp).
 // Times are the slowest rank's mean over repeated calls, best of several repetitions. Run it at
 // the rank count of the job: the profiles are measured for that many members per node.
 //

@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
     std::printf("model: alpha %.3g s, beta %.3g s/B (%.2f GB/s), gamma %.3g s/B  [%s]\n", model.alpha,
                 model.beta, model.beta > 0 ? 1e-9 / model.beta : 0.0, model.gamma, model.source.c_str());
     // With calibrated profiles, the plain prediction α·C1 + β·C2 + γ·C3 is scaled by the ratio
-    // measured/predicted of the algorithm at this size: show it.
+    // measured/predicted of the algorithm (or its segment size) at this size: show it.
     const bool profiled = !model.profiles.empty();
     std::printf("  %-44s %6s %12s %12s %s%12s\n", "candidate", "C1", "C2 [B]", "C3 [B]", profiled ? " profile" : "",
                 "predicted");
@@ -106,10 +106,7 @@ int main(int argc, char** argv) {
       const bool stream = c.choice.algorithm->stream != nullptr;
       any_stream = any_stream || stream;
       char ratio[32] = "";
-      if (profiled) {
-        const ccl::AlgorithmProfile* p = model.profile_of(c.choice);
-        std::snprintf(ratio, sizeof ratio, " x%6.2f", p ? p->ratio_at(ccl::MachineModel::profile_bytes(s)) : 1.0);
-      }
+      if (profiled) std::snprintf(ratio, sizeof ratio, " x%6.2f", model.ratio(c.choice, s));
       std::printf("%s %-44s %6llu %12llu %12llu%s %9.2f us%s\n", is_choice ? "*" : " ", c.choice.str().c_str(),
                   static_cast<unsigned long long>(c.cost.c1), static_cast<unsigned long long>(c.cost.c2),
                   static_cast<unsigned long long>(c.cost.c3), ratio, c.seconds * 1e6, stream ? " ~" : "");

@@ -124,14 +124,20 @@ const Override* override_for(CollKind kind) {
   return nullptr;
 }
 
+// One setting of an algorithm for the shape, with its cost and predicted time.
+Candidate evaluate(const Algorithm& a, Params p, const Shape& s, const MachineModel& m) {
+  const Cost c = a.selection_cost(s, p);
+  Choice choice{&a, std::move(p)};
+  const double t = m.predict(choice, s, c);
+  return Candidate{std::move(choice), c, t};
+}
+
 // The best setting of one algorithm for the shape, or nothing when it does not apply.
 std::optional<Candidate> best_of(const Algorithm& a, const Shape& s, const MachineModel& m) {
   std::optional<Candidate> best;
   for (Params& p : a.candidates(s)) {
-    const Cost c = a.selection_cost(s, p);
-    Choice choice{&a, std::move(p)};
-    const double t = m.predict(choice, s, c);
-    if (!best || t < best->seconds) best = Candidate{std::move(choice), c, t};
+    Candidate c = evaluate(a, std::move(p), s, m);
+    if (!best || c.seconds < best->seconds) best = std::move(c);
   }
   return best;
 }
@@ -182,9 +188,9 @@ const AlgorithmProfile* MachineModel::profile_of(const Choice& choice) const {
   return it == profiles.end() ? nullptr : &it->second;
 }
 
-double MachineModel::predict(const Choice& choice, const Shape& s, const Cost& c) const {
+double MachineModel::ratio(const Choice& choice, const Shape& s) const {
   const AlgorithmProfile* p = profile_of(choice);
-  return predict(c) * (p == nullptr ? 1.0 : p->ratio_at(profile_bytes(s)));
+  return p == nullptr ? 1.0 : p->ratio_at(profile_bytes(s));
 }
 
 namespace {
@@ -320,12 +326,7 @@ std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& m
   std::vector<Candidate> out;
   for (const Algorithm* a : catalog()) {
     if (a->kind != base_kind(shape.kind)) continue;
-    for (Params& p : a->candidates(shape)) {
-      const Cost c = a->selection_cost(shape, p);
-      Choice choice{a, std::move(p)};
-      const double t = model.predict(choice, shape, c);
-      out.push_back(Candidate{std::move(choice), c, t});
-    }
+    for (Params& p : a->candidates(shape)) out.push_back(evaluate(*a, std::move(p), shape, model));
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const Candidate& x, const Candidate& y) { return x.seconds < y.seconds; });

@@ -54,8 +54,10 @@ struct MachineModel {
     return alpha * static_cast<double>(c.c1) + beta * static_cast<double>(c.c2) +
            gamma * static_cast<double>(c.c3);
   }
-  // The same, scaled by the choice's calibrated profile at the shape's size (1 without one).
-  double predict(const Choice& choice, const Shape& s, const Cost& c) const;
+  // The same, scaled by the choice's calibrated profile at the shape's size.
+  double predict(const Choice& choice, const Shape& s, const Cost& c) const { return predict(c) * ratio(choice, s); }
+  // That scale: the choice's profile at the shape's size, 1 without one.
+  double ratio(const Choice& choice, const Shape& s) const;
   // The profile of the choice's segment size if there is one, else the algorithm's, else null.
   const AlgorithmProfile* profile_of(const Choice& choice) const;
   // The key of the choice's own profile: its segment size if it has one, else the algorithm.
