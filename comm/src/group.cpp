@@ -13,10 +13,7 @@
 
 namespace ccl {
 
-detail::GroupState& Group::state() const {
-  if (!state_) throw Error("ccl: use of an empty Group handle");
-  return *state_;
-}
+void Group::empty_handle() { throw Error("ccl: use of an empty Group handle"); }
 int Group::size() const { return static_cast<int>(state().members.size()); }
 int Group::rank() const { return state().rank; }
 std::span<const int> Group::members() const { return state().members; }

@@ -10,8 +10,10 @@
 #include <vector>
 
 #include "ccl/algorithm.hpp"
+#include "ccl/call.hpp"
 #include "ccl/pgid.hpp"
 #include "ccl/schedule.hpp"
+#include "ccl/selection.hpp"
 #include "ccl/shape.hpp"
 #include "ccl/stats.hpp"
 #include "channel.hpp"
@@ -36,11 +38,51 @@ class ScheduleCache {
   unsigned epoch_ = 0;
 };
 
+// The last call a group ran straight through, after its checks passed: a call with the same
+// parameters and buffers passes the same checks and runs the same schedule, so a loop repeating
+// one call skips both (most of the cost of a call of a few bytes). V-forms, whose counts lists
+// would need comparing, are never remembered.
+class CallMemo {
+ public:
+  // The schedule of the remembered call if `call` repeats it under the current selection.
+  const std::shared_ptr<const Schedule>* find(const Call& call) const {
+    if (schedule_ == nullptr || epoch_ != selection_epoch() || !(key_ == key_of(call))) return nullptr;
+    return &schedule_;
+  }
+  void remember(const Call& call, const std::shared_ptr<const Schedule>& schedule) {
+    if (is_vector_form(call.kind)) return;
+    key_ = key_of(call);
+    schedule_ = schedule;
+    epoch_ = selection_epoch();
+  }
+
+ private:
+  struct Key {
+    CollKind kind = CollKind::sync;
+    bool reduces = false, commutative = false;
+    int root = -1, distance = 0;
+    std::size_t elem = 0;
+    const std::byte* send = nullptr;
+    std::size_t send_elems = 0;
+    const std::byte* recv = nullptr;
+    std::size_t recv_elems = 0;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  static Key key_of(const Call& c) {
+    return Key{c.kind, static_cast<bool>(c.kernel), c.kernel.commutative, c.root, c.distance, c.elem,
+               c.send, c.send_elems, c.recv, c.recv_elems};
+  }
+  Key key_;
+  std::shared_ptr<const Schedule> schedule_;
+  unsigned epoch_ = 0;
+};
+
 // A blocking collective run straight through (nothing else in flight, run mode): the group's
 // own executor and scratch, with no operation or request around them.
 struct DirectRun {
   ScheduleRun run;
   ReusableScratch scratch;
+  CallMemo last;
 };
 
 struct GroupState {

@@ -168,8 +168,14 @@ void MpiChannel::end_round(Handles& hs) {
 
 bool MpiChannel::exchange_shm(int to, const std::byte* out, std::size_t out_bytes, int from,
                               std::byte* in, std::size_t in_bytes, std::uint64_t tag) {
-  ShmOp* r = from >= 0 ? shm_op(false, local_[static_cast<std::size_t>(from)], tag, in, in_bytes) : nullptr;
-  ShmOp* s = to >= 0 ? shm_op(true, local_[static_cast<std::size_t>(to)], tag, out, out_bytes) : nullptr;
+  // Straight into and out of the rings when the fabric is quiet (the usual case here: nothing
+  // else is in flight); what could not be done that way goes through posted operations.
+  const int to_local = to >= 0 ? local_[static_cast<std::size_t>(to)] : -1;
+  const int from_local = from >= 0 ? local_[static_cast<std::size_t>(from)] : -1;
+  const bool sent = to < 0 || fabric_->send_now(to_local, context_, tag, out, out_bytes);
+  if (sent && (from < 0 || fabric_->recv_now(from_local, context_, tag, in, in_bytes))) return true;
+  ShmOp* r = from >= 0 ? shm_op(false, from_local, tag, in, in_bytes) : nullptr;
+  ShmOp* s = !sent ? shm_op(true, to_local, tag, out, out_bytes) : nullptr;
   auto finished = [&] { return (r == nullptr || r->done) && (s == nullptr || s->done); };
   try {
     if (r != nullptr) fabric_->start(r);

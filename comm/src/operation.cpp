@@ -84,18 +84,18 @@ void Operation::finish() {
   done_ = true;
   clear_stages();
   const double seconds = timing_on ? tick_seconds(started_, ticks()) : 0.0;
-  record_call(process_.stats, kind_, traffic_, seconds, algorithm_, main_run_->clock());
+  record_call(process_.stats, kind_, traffic_, seconds, algorithm_, &main_run_->clock());
 }
 
 void record_call(Statistics& stats, CollKind kind, const TrafficStats& traffic, double seconds,
-                 std::string_view algorithm, const Cost& critical_path) {
+                 std::string_view algorithm, const Cost* critical_path) {
   CollectiveStats& c = stats.of(kind);
   c.calls += 1;
   c.bytes += traffic.bytes;
   c.seconds += seconds;
   if (!algorithm.empty()) c.algorithm = algorithm;
   stats.traffic += traffic;
-  stats.last_critical_path = critical_path;
+  if (critical_path != nullptr) stats.last_critical_path = *critical_path;
 }
 
 void Operation::release() {

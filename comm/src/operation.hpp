@@ -44,8 +44,9 @@ class ReusableScratch {
 };
 
 // Account one finished collective in the process's statistics.
+// `critical_path` is the run's clock on a clocked channel (the simulator), else null.
 void record_call(Statistics& stats, CollKind kind, const TrafficStats& traffic, double seconds,
-                 std::string_view algorithm, const Cost& critical_path);
+                 std::string_view algorithm, const Cost* critical_path);
 
 class Stage {
  public:

@@ -89,8 +89,35 @@ Slice ScheduleBuilder::scratch(std::size_t bytes) {
   return s;
 }
 
+namespace {
+RoundPlan plan_of(const Schedule& s, std::size_t r) {
+  RoundPlan p;
+  int sends = 0, recvs = 0;
+  for (std::uint32_t i = s.round_begin[r]; i < s.round_begin[r + 1]; ++i) {
+    switch (s.steps[i].kind) {
+      case StepKind::copy:
+      case StepKind::reduce:
+        ++p.locals;
+        break;
+      case StepKind::send:
+        p.send = static_cast<std::int32_t>(i);
+        ++sends;
+        break;
+      case StepKind::recv:
+        p.recv = static_cast<std::int32_t>(i);
+        ++recvs;
+        break;
+    }
+  }
+  p.pair = sends <= 1 && recvs <= 1;
+  return p;
+}
+}  // namespace
+
 Schedule ScheduleBuilder::finish() {
   end_round();
+  s_.plans.clear();
+  for (std::size_t r = 0; r < s_.rounds(); ++r) s_.plans.push_back(plan_of(s_, r));
   return std::move(s_);
 }
 

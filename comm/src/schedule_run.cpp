@@ -5,12 +5,16 @@
 namespace ccl::detail {
 
 void ScheduleRun::reset(Channel& channel, std::uint64_t tag,
-                        const std::shared_ptr<const Schedule>& schedule, const Binding& binding,
-                        const ReduceKernel* kernel, std::size_t elem, TrafficStats& traffic) {
+                        const std::shared_ptr<const Schedule>& schedule, const std::byte* send,
+                        std::byte* recv, std::byte* scratch, const ReduceKernel* kernel,
+                        std::size_t elem, TrafficStats& traffic) {
   channel_ = &channel;
+  clocked_ = channel.clocked();
   tag_ = tag;
   if (s_ != schedule) s_ = schedule;  // a loop reruns one schedule: no reference counting then
-  binding_ = binding;
+  binding_.base[static_cast<int>(Buffer::send)] = const_cast<std::byte*>(send);
+  binding_.base[static_cast<int>(Buffer::recv)] = recv;
+  binding_.base[static_cast<int>(Buffer::scratch)] = scratch;
   kernel_ = kernel;
   elem_ = elem;
   traffic_ = &traffic;
@@ -33,40 +37,75 @@ Progress ScheduleRun::progress() {
   return Progress::done;
 }
 
+// The blocking path keeps clear of loads that read a record just stored piecewise (copies of
+// Cost or Binding records, wider loads of counters): the store buffer cannot forward them, so
+// they wait until every older store reached the cache, and one of those published a message in
+// a peer's shared-memory ring, whose line the peer is polling. That wait (a transfer between
+// cores, ~70 ns on this machine when the cores are far apart) was most of the cost of an 8-byte
+// collective. Hence the critical-path clock only on clocked channels, where it is needed.
 void ScheduleRun::block() {
   while (round_ < s_->rounds()) {
-    if (!posted_ && try_exchange()) continue;
-    if (!posted_) start_round();
+    if (!posted_) {
+      run_locals();
+      if (exchange_pair()) continue;
+      post_transfers();
+    }
     channel_->wait_all(handles_);
     end_round();
   }
 }
 
-bool ScheduleRun::try_exchange() {
-  if (channel_->clocked()) return false;
-  const Step *send = nullptr, *recv = nullptr;
-  for (const Step& st : s_->round(round_)) {
-    if (st.kind == StepKind::send) {
-      if (send != nullptr) return false;
-      send = &st;
-    } else if (st.kind == StepKind::recv) {
-      if (recv != nullptr) return false;
-      recv = &st;
-    } else {
-      return false;  // rounds with local steps take the general path
+void ScheduleRun::start_round() {
+  run_locals();
+  post_transfers();
+}
+
+void ScheduleRun::run_locals() {
+  if (clocked_) after_sends_ = clock_;  // local steps come first in a round, then sends leave
+  const std::uint32_t begin = s_->round_begin[round_];
+  const std::uint32_t end = begin + s_->plans[round_].locals;
+  for (std::uint32_t i = begin; i < end; ++i) {
+    const Step& st = s_->steps[i];
+    if (st.kind == StepKind::copy) {
+      std::byte* to = binding_.at(st.dst);
+      const std::byte* from = binding_.at(st.src);
+      if (to != from) std::memcpy(to, from, st.src.bytes);
+      continue;
     }
+    std::byte* acc = binding_.at(st.dst);
+    const std::byte* in = binding_.at(st.src);
+    const std::byte* other = st.base.bytes > 0 ? binding_.at(st.base) : acc;
+    const std::size_t n = st.src.bytes / elem_;
+    if (st.incoming_left) {
+      kernel_->apply(in, other, acc, n);
+    } else {
+      kernel_->apply(other, in, acc, n);
+    }
+    traffic_->reduce_bytes += st.src.bytes;
+    after_sends_.c3 += st.src.bytes;
   }
-  if (!channel_->exchange(send ? send->peer : -1, send ? binding_.at(send->src) : nullptr,
-                          send ? send->src.bytes : 0, recv ? recv->peer : -1,
-                          recv ? binding_.at(recv->dst) : nullptr, recv ? recv->dst.bytes : 0, tag_)) {
-    return false;
+  if (clocked_) port_start_ = after_sends_;  // the receive port opens once the local steps ran
+}
+
+bool ScheduleRun::exchange_pair() {
+  const RoundPlan& plan = s_->plans[round_];
+  if (!plan.pair || clocked_) return false;
+  const Step* send = plan.send >= 0 ? &s_->steps[static_cast<std::size_t>(plan.send)] : nullptr;
+  const Step* recv = plan.recv >= 0 ? &s_->steps[static_cast<std::size_t>(plan.recv)] : nullptr;
+  if (send != nullptr || recv != nullptr) {
+    if (!channel_->exchange(send ? send->peer : -1, send ? binding_.at(send->src) : nullptr,
+                            send ? send->src.bytes : 0, recv ? recv->peer : -1,
+                            recv ? binding_.at(recv->dst) : nullptr, recv ? recv->dst.bytes : 0,
+                            tag_)) {
+      return false;
+    }
+    if (send != nullptr) {
+      traffic_->messages += 1;
+      traffic_->bytes += send->src.bytes;
+    }
+    traffic_->rounds += 1;
   }
-  if (send != nullptr) {
-    traffic_->messages += 1;
-    traffic_->bytes += send->src.bytes;
-  }
-  traffic_->rounds += 1;
-  ++round_;
+  ++round_;  // not clocked: no critical path to advance
   return true;
 }
 
@@ -75,57 +114,27 @@ void ScheduleRun::abandon() {
   s_.reset();
 }
 
-void ScheduleRun::start_round() {
-  bool transfers = false;
-  after_sends_ = clock_;  // local steps come first in a round, then sends leave one by one
-  port_start_ = clock_;
-  bool locals_done = false;
-  for (const Step& st : s_->round(round_)) {
-    if (!locals_done && (st.kind == StepKind::send || st.kind == StepKind::recv)) {
-      port_start_ = after_sends_;
-      locals_done = true;
-    }
-    switch (st.kind) {
-      case StepKind::copy: {
-        std::byte* to = binding_.at(st.dst);
-        const std::byte* from = binding_.at(st.src);
-        if (to != from) std::memcpy(to, from, st.src.bytes);
-        break;
-      }
-      case StepKind::reduce: {
-        std::byte* acc = binding_.at(st.dst);
-        const std::byte* in = binding_.at(st.src);
-        const std::byte* other = st.base.bytes > 0 ? binding_.at(st.base) : acc;
-        const std::size_t n = st.src.bytes / elem_;
-        if (st.incoming_left) {
-          kernel_->apply(in, other, acc, n);
-        } else {
-          kernel_->apply(other, in, acc, n);
-        }
-        traffic_->reduce_bytes += st.src.bytes;
-        after_sends_.c3 += st.src.bytes;
-        break;
-      }
-      case StepKind::send:
-        after_sends_ += Cost{1, st.src.bytes, 0};
-        channel_->send(st.peer, tag_, binding_.at(st.src), st.src.bytes, after_sends_, handles_);
-        traffic_->messages += 1;
-        traffic_->bytes += st.src.bytes;
-        transfers = true;
-        break;
-      case StepKind::recv:
-        channel_->recv(st.peer, tag_, binding_.at(st.dst), st.dst.bytes, handles_);
-        transfers = true;
-        break;
+void ScheduleRun::post_transfers() {
+  const std::uint32_t begin = s_->round_begin[round_] + s_->plans[round_].locals;
+  const std::uint32_t end = s_->round_begin[round_ + 1];
+  for (std::uint32_t i = begin; i < end; ++i) {
+    const Step& st = s_->steps[i];
+    if (st.kind == StepKind::send) {
+      if (clocked_) after_sends_ += Cost{1, st.src.bytes, 0};
+      channel_->send(st.peer, tag_, binding_.at(st.src), st.src.bytes, after_sends_, handles_);
+      traffic_->messages += 1;
+      traffic_->bytes += st.src.bytes;
+    } else {
+      channel_->recv(st.peer, tag_, binding_.at(st.dst), st.dst.bytes, handles_);
     }
   }
-  if (transfers) traffic_->rounds += 1;
+  if (end > begin) traffic_->rounds += 1;
   posted_ = true;
 }
 
 void ScheduleRun::end_round() {
-  clock_ = after_sends_;
-  if (channel_->clocked()) {
+  if (clocked_) {
+    clock_ = after_sends_;
     // Handles of a clocked channel are the round's receives, in posting order.
     Cost port = port_start_;
     std::size_t h = 0;

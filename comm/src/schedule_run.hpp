@@ -27,20 +27,27 @@ struct Binding {
 class ScheduleRun final : public Stage {
  public:
   // Ready `schedule` to run on `channel` with `tag`; the kernel and traffic counters outlive it.
+  // The buffers come as pointers, not as a Binding the caller just filled in: copying such a
+  // record right after it was stored is a load the store buffer cannot forward (see block()).
   void reset(Channel& channel, std::uint64_t tag, const std::shared_ptr<const Schedule>& schedule,
-             const Binding& binding, const ReduceKernel* kernel, std::size_t elem,
-             TrafficStats& traffic);
+             const std::byte* send, std::byte* recv, std::byte* scratch, const ReduceKernel* kernel,
+             std::size_t elem, TrafficStats& traffic);
   Progress progress() override;
   void block() override;
   void abandon();  // release what a failed run still holds
   const Cost& clock() const { return clock_; }
 
  private:
-  void start_round();
+  void start_round();     // run_locals + post_transfers
+  void run_locals();      // the round's copy and reduce steps, which precede its transfers
+  void post_transfers();  // post the round's sends and receives
   void end_round();
-  bool try_exchange();  // block(): the round as one blocking call, when it is a lone transfer pair
+  // block(): the round's transfers (after its local steps) as one blocking call when they are
+  // at most one send and one receive and the channel has such a call; false: post them instead.
+  bool exchange_pair();
 
   Channel* channel_ = nullptr;
+  bool clocked_ = false;  // the channel's clocked(): the critical-path clock is kept only then
   std::uint64_t tag_ = 0;
   std::shared_ptr<const Schedule> s_;
   Binding binding_;

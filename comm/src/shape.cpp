@@ -29,29 +29,6 @@ constexpr std::array<KindNames, kCollKinds> kNames{{
 std::string_view name(CollKind k) { return kNames[static_cast<int>(k)].ccl; }
 std::string_view mpi_name(CollKind k) { return kNames[static_cast<int>(k)].mpi; }
 
-bool is_rooted(CollKind k) {
-  switch (k) {
-    case CollKind::bcast:
-    case CollKind::reduce:
-    case CollKind::scatter:
-    case CollKind::gather:
-    case CollKind::scatterv:
-    case CollKind::gatherv:
-      return true;
-    default:
-      return false;
-  }
-}
-
-bool is_reduction(CollKind k) {
-  return k == CollKind::reduce || k == CollKind::combine || k == CollKind::prefix;
-}
-
-bool is_vector_form(CollKind k) {
-  return k == CollKind::concatv || k == CollKind::gatherv || k == CollKind::scatterv ||
-         k == CollKind::indexv;
-}
-
 BlockLayout::BlockLayout(const Shape& s, bool receiving) {
   prefix_.resize(static_cast<std::size_t>(s.size) + 1, 0);
   for (int i = 0; i < s.size; ++i) {

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -20,7 +21,7 @@ constexpr std::uint64_t kSmallCells = 256;  // a sender may run this many tiny m
 constexpr std::uint64_t kLargeCells = 8;
 constexpr std::size_t kBudget = std::size_t{128} << 20;  // whole segment, all rings of a node
 
-// Cell header, in the cell's first cache line.
+// Cell header, in the cell's first cache line; the payload follows it directly.
 struct Header {
   std::uint64_t seq;
   std::int32_t leader;
@@ -62,8 +63,9 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
   // of a node computes the same L, hence the same geometry: no agreement needed.
   const std::uint64_t shrink = std::max<std::uint64_t>(
       1, (L * L * (kSmallCells * (kLine + kSmallBytes) + kLargeCells * (kLine + kMaxBytes)) + kBudget - 1) / kBudget);
-  f->geometry_[0] = Geometry{kSmallCells / shrink, kLine + kSmallBytes};
-  f->geometry_[1] = Geometry{kLargeCells / shrink, kLine + kMaxBytes};
+  // Powers of two, so that a message number finds its cell by a mask.
+  f->geometry_[0] = Geometry{std::bit_floor(kSmallCells / shrink), kLine + kSmallBytes};
+  f->geometry_[1] = Geometry{std::bit_floor(kLargeCells / shrink), kLine + kMaxBytes};
   if (f->size_ == 1 || f->geometry_[1].cells < 2) return nullptr;  // MPI_Comm_free in the destructor
 
   std::vector<int> node_ranks(L);
@@ -90,6 +92,12 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
   MPI_Barrier(f->node_);            // the zeroed segment is visible before any use
 
   f->peers_.resize(L);
+  for (int q = 0; q < f->size_; ++q) {
+    for (int cls = 0; cls < kClasses; ++cls) {
+      f->peers_[static_cast<std::size_t>(q)].out[cls] = f->ring(f->local_, q, cls);
+      f->peers_[static_cast<std::size_t>(q)].in[cls] = f->ring(q, f->local_, cls);
+    }
+  }
   f->oversubscribed_ = static_cast<long>(L) > sysconf(_SC_NPROCESSORS_ONLN);
   return f;
 }
@@ -137,7 +145,7 @@ void ShmFabric::start(ShmOp* op) {
   Peer& p = peers_[static_cast<std::size_t>(op->peer)];
   if (op->is_send) {
     Lane& lane = p.lanes[size_class(op->bytes)];
-    if (lane.queued.empty() && push(op->peer, *op)) {
+    if (lane.queued.empty() && push(op->peer, op->context, op->tag, op->data, op->bytes)) {
       op->done = true;
     } else {
       lane.queued.push_back(op);
@@ -145,43 +153,101 @@ void ShmFabric::start(ShmOp* op) {
     }
     return;
   }
-  for (auto it = p.unexpected.begin(); it != p.unexpected.end(); ++it) {
-    if (it->tag != op->tag || it->context != op->context ||
-        size_class(it->payload.size()) != size_class(op->bytes)) {
-      continue;
-    }
-    if (it->payload.size() != op->bytes) {
-      throw Error("ccl: a message of " + std::to_string(it->payload.size()) +
-                  " bytes arrived for a receive of " + std::to_string(op->bytes) + " bytes");
-    }
-    if (op->bytes > 0) std::memcpy(op->data, it->payload.data(), op->bytes);
+  if (take_unexpected(p, op->context, op->tag, op->data, op->bytes)) {
     op->done = true;
-    p.unexpected.erase(it);
     return;
   }
   p.posted.push_back(op);
 }
 
-bool ShmFabric::push(int to, const ShmOp& op) {
-  const int cls = size_class(op.bytes);
+bool ShmFabric::take_unexpected(Peer& p, const Pgid& ctx, std::uint64_t tag, std::byte* data,
+                                std::size_t bytes) {
+  for (auto it = p.unexpected.begin(); it != p.unexpected.end(); ++it) {
+    if (it->tag != tag || it->context != ctx || size_class(it->payload.size()) != size_class(bytes)) {
+      continue;
+    }
+    if (it->payload.size() != bytes) {
+      throw Error("ccl: a message of " + std::to_string(it->payload.size()) +
+                  " bytes arrived for a receive of " + std::to_string(bytes) + " bytes");
+    }
+    if (bytes > 0) std::memcpy(data, it->payload.data(), bytes);
+    p.unexpected.erase(it);
+    return true;
+  }
+  return false;
+}
+
+bool ShmFabric::push(int to, const Pgid& ctx, std::uint64_t tag, const std::byte* data,
+                     std::size_t bytes) {
+  const int cls = size_class(bytes);
   const Geometry& g = geometry_[cls];
-  Lane& p = peers_[static_cast<std::size_t>(to)].lanes[cls];
-  std::byte* r = ring(local_, to, cls);
+  Peer& peer = peers_[static_cast<std::size_t>(to)];
+  Lane& p = peer.lanes[cls];
+  std::byte* r = peer.out[cls];
   if (p.head - p.tail_seen >= g.cells) {
     p.tail_seen = word(r).load(std::memory_order_acquire);
     if (p.head - p.tail_seen >= g.cells) return false;
   }
-  std::byte* cell = r + kLine + (p.head % g.cells) * g.cell_bytes;
-  if (op.bytes > 0) std::memcpy(cell + kLine, op.data, op.bytes);
+  std::byte* cell = r + kLine + g.cell(p.head);
+  if (bytes > 0) std::memcpy(cell + sizeof(Header), data, bytes);
   Header* h = reinterpret_cast<Header*>(cell);
-  h->leader = op.context.leader;
-  h->bytes = static_cast<std::uint32_t>(op.bytes);
-  h->tag = op.tag;
-  h->serial = op.context.serial;
-  h->list_hash = op.context.list_hash;
+  h->leader = ctx.leader;
+  h->bytes = static_cast<std::uint32_t>(bytes);
+  h->tag = tag;
+  h->serial = ctx.serial;
+  h->list_hash = ctx.list_hash;
   ++p.head;
   word(cell).store(p.head, std::memory_order_release);
   return true;
+}
+
+bool ShmFabric::send_now(int to, const Pgid& context, std::uint64_t tag, const std::byte* data,
+                         std::size_t bytes) {
+  const Lane& lane = peers_[static_cast<std::size_t>(to)].lanes[size_class(bytes)];
+  return lane.queued.empty() && push(to, context, tag, data, bytes);
+}
+
+bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::byte* data,
+                         std::size_t bytes) {
+  Peer& p = peers_[static_cast<std::size_t>(from)];
+  if (!p.posted.empty() || queued_ > 0) return false;
+  if (!p.unexpected.empty() && take_unexpected(p, context, tag, data, bytes)) return true;
+  // Messages of this class from `from` arrive in order: take each; the first that matches is
+  // ours, others (another group's, a later instance's) are kept aside as poll() would.
+  const int cls = size_class(bytes);
+  Lane& lane = p.lanes[cls];
+  const Geometry& g = geometry_[cls];
+  std::byte* r = p.in[cls];
+  for (;;) {
+    std::byte* cell = r + kLine + g.cell(lane.tail);
+    if (word(cell).load(std::memory_order_acquire) != lane.tail + 1) {
+      if (++polls_ % 64 == 0) drive_mpi();
+      idle();
+      continue;
+    }
+    const Header* h = reinterpret_cast<const Header*>(cell);
+    const Pgid ctx{h->leader, h->serial, h->list_hash};
+    const bool mine = h->tag == tag && ctx == context;
+    if (mine && h->bytes != bytes) {
+      throw Error("ccl: a message of " + std::to_string(h->bytes) + " bytes arrived for a receive of " +
+                  std::to_string(bytes) + " bytes");
+    }
+    if (mine) {
+      if (bytes > 0) std::memcpy(data, cell + sizeof(Header), bytes);
+    } else {
+      const std::byte* payload = cell + sizeof(Header);
+      p.unexpected.push_back(Unexpected{ctx, h->tag, std::vector<std::byte>(payload, payload + h->bytes)});
+    }
+    ++lane.tail;
+    word(r).store(lane.tail, std::memory_order_release);  // the cell is free again
+    idle_polls_ = 0;
+    if (mine) {
+      // The peer may be messages ahead: start moving the next cell's line here now, so that
+      // the next receive does not wait a full transfer between cores for it.
+      __builtin_prefetch(r + kLine + g.cell(lane.tail));
+      return true;
+    }
+  }
 }
 
 void ShmFabric::deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload,
@@ -205,13 +271,13 @@ void ShmFabric::poll(int from, int cls) {
   Peer& p = peers_[static_cast<std::size_t>(from)];
   Lane& lane = p.lanes[cls];
   const Geometry& g = geometry_[cls];
-  std::byte* r = ring(from, local_, cls);
+  std::byte* r = p.in[cls];
   while (!p.posted.empty()) {
-    std::byte* cell = r + kLine + (lane.tail % g.cells) * g.cell_bytes;
+    std::byte* cell = r + kLine + g.cell(lane.tail);
     if (word(cell).load(std::memory_order_acquire) != lane.tail + 1) return;
     const Header* h = reinterpret_cast<const Header*>(cell);
     const Pgid ctx{h->leader, h->serial, h->list_hash};
-    deliver(p, ctx, h->tag, cell + kLine, h->bytes);
+    deliver(p, ctx, h->tag, cell + sizeof(Header), h->bytes);
     ++lane.tail;
     word(r).store(lane.tail, std::memory_order_release);  // the cell is free again
     idle_polls_ = 0;
@@ -230,7 +296,9 @@ void ShmFabric::progress() {
   if (queued_ > 0) {
     for (int d = 0; d < size_; ++d) {
       for (Lane& lane : peers_[static_cast<std::size_t>(d)].lanes) {
-        while (!lane.queued.empty() && push(d, *lane.queued.front())) {
+        while (!lane.queued.empty()) {
+          const ShmOp& op = *lane.queued.front();
+          if (!push(d, op.context, op.tag, op.data, op.bytes)) break;
           lane.queued.front()->done = true;
           lane.queued.pop_front();
           --queued_;

@@ -14,7 +14,8 @@
 //   rings s→d: a small-cell ring (many cells of kSmallBytes: a sender runs far ahead with tiny
 //              messages) and a large-cell ring (a few cells of kMaxBytes)
 //   ring:     [tail (consumer's) | cell 0 | cell 1 | ... | cell K−1]
-//   cell:     [seq | context | tag | bytes | payload]
+//   cell:     [seq | context | tag | bytes | payload]   (a payload of up to 24 bytes shares the
+//             header's cache line: one line crosses cores per message)
 //
 // A message goes in the ring of its size class; both sides know the size, and a receive matches
 // only messages of its own class, so per-class FIFO order is all that matching needs.
@@ -65,6 +66,12 @@ class ShmFabric {
   void release(ShmOp* op);  // withdraws it first when still queued or posted
   // Start a send (complete at once when its ring has room, else queued) or post a receive.
   void start(ShmOp* op);
+  // Shortcuts for a blocking transfer when nothing else is under way, without an ShmOp:
+  // send_now puts the message in its ring if it has room and no earlier send waits for it;
+  // recv_now takes the message, waiting for it, when no other receive from that peer is posted
+  // and no send is queued (that would need progress while we wait). False: use start().
+  bool send_now(int to, const Pgid& context, std::uint64_t tag, const std::byte* data, std::size_t bytes);
+  bool recv_now(int from, const Pgid& context, std::uint64_t tag, std::byte* data, std::size_t bytes);
   // Move queued sends into rings and arrived messages to their receives; never blocks. Now and
   // then it also lets MPI progress (see drive_mpi).
   void progress();
@@ -88,20 +95,25 @@ class ShmFabric {
   };
   struct Peer {
     Lane lanes[kClasses];
+    std::byte* out[kClasses] = {};  // our rings to this peer
+    std::byte* in[kClasses] = {};   // its rings to us
     std::vector<ShmOp*> posted;     // receives from this peer, in posting order
     std::deque<Unexpected> unexpected;
   };
   struct Geometry {                 // of one ring class
-    std::uint64_t cells = 0;
+    std::uint64_t cells = 0;        // a power of two
     std::size_t cell_bytes = 0;     // header line + payload
     std::size_t ring_bytes() const;
+    std::size_t cell(std::uint64_t message) const { return (message & (cells - 1)) * cell_bytes; }
   };
 
   ShmFabric() = default;
   std::byte* ring(int from, int to, int cls) const;
-  bool push(int to, const ShmOp& op);
+  bool push(int to, const Pgid& ctx, std::uint64_t tag, const std::byte* data, std::size_t bytes);
   void poll(int from, int cls);
   void deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload, std::size_t bytes);
+  // The first message kept aside from p that matches; copied into data and dropped.
+  bool take_unexpected(Peer& p, const Pgid& ctx, std::uint64_t tag, std::byte* data, std::size_t bytes);
   // A rank waiting only on shared memory makes no MPI calls, yet its peers' large MPI sends may
   // complete only once its MPI progress engine has run (the receiver's side of a rendezvous).
   // Without this, a member done with a collective (waiting in the next one on shared memory)

@@ -18,14 +18,6 @@ namespace ccl::detail {
 
 namespace {
 
-Binding bind(const std::byte* send, std::byte* recv, std::byte* scratch) {
-  Binding b;
-  b.base[static_cast<int>(Buffer::send)] = const_cast<std::byte*>(send);
-  b.base[static_cast<int>(Buffer::recv)] = recv;
-  b.base[static_cast<int>(Buffer::scratch)] = scratch;
-  return b;
-}
-
 struct Scratch {
   std::unique_ptr<std::byte[]> bytes;
 };
@@ -39,7 +31,7 @@ void add_main_schedule(Operation& op, const Shape& shape, std::uint64_t instance
   std::byte* scratch = schedule->scratch_bytes > 0 ? op.main_scratch(schedule->scratch_bytes) : nullptr;
   op.set_algorithm(schedule->algorithm);
   op.main_run().reset(*g.channel, g.channel->tag(instance, 0), schedule,
-                      bind(c.send, c.recv, scratch), c.kernel ? &c.kernel : nullptr, shape.elem,
+                      c.send, c.recv, scratch, c.kernel ? &c.kernel : nullptr, shape.elem,
                       op.traffic());
   op.add_main();
 }
@@ -56,7 +48,7 @@ void add_check_schedule(Operation& op, const Shape& shape, const std::byte* send
   scratch->bytes.reset(new std::byte[schedule->scratch_bytes + 1]);
   auto run = std::make_unique<ScheduleRun>();
   run->reset(*g.channel, g.channel->tag(instance, phase), schedule,
-             bind(send, recv, scratch->bytes.get()), nullptr, shape.elem, op.traffic());
+             send, recv, scratch->bytes.get(), nullptr, shape.elem, op.traffic());
   op.keep(std::move(scratch));
   op.add(std::move(run));
 }
@@ -73,19 +65,23 @@ namespace {
 bool run_direct(const Group& group, const Call& call) {
   GroupState& g = group.state();
   if (mode() == Mode::develop || !g.process->engine->can_block()) return false;
-  const int size = static_cast<int>(g.members.size());
-  bool in_place = false;
-  if (const std::optional<Problem> problem = check_call(call, size, g.rank, in_place)) {
-    throw_problem(call, g, *problem);
+  DirectRun& d = g.direct;
+  const std::shared_ptr<const Schedule>* found = d.last.find(call);
+  if (found == nullptr) {
+    const int size = static_cast<int>(g.members.size());
+    bool in_place = false;
+    if (const std::optional<Problem> problem = check_call(call, size, g.rank, in_place)) {
+      throw_problem(call, g, *problem);
+    }
+    found = &g.schedules.get(shape_of(call, size, g.rank, in_place), g.process->stats);
+    d.last.remember(call, *found);
   }
   const std::uint64_t started = timing_on ? ticks() : 0;
-  const Shape shape = shape_of(call, size, g.rank, in_place);
-  const std::shared_ptr<const Schedule>& schedule = g.schedules.get(shape, g.process->stats);
-  DirectRun& d = g.direct;
-  std::byte* scratch = schedule->scratch_bytes > 0 ? d.scratch.get(schedule->scratch_bytes) : nullptr;
+  const Schedule& schedule = **found;
+  std::byte* scratch = schedule.scratch_bytes > 0 ? d.scratch.get(schedule.scratch_bytes) : nullptr;
   TrafficStats traffic;
-  d.run.reset(*g.channel, g.channel->tag(g.instances++, 0), schedule,
-              bind(call.send, call.recv, scratch), call.kernel ? &call.kernel : nullptr, shape.elem,
+  d.run.reset(*g.channel, g.channel->tag(g.instances++, 0), *found,
+              call.send, call.recv, scratch, call.kernel ? &call.kernel : nullptr, call.elem,
               traffic);
   try {
     d.run.block();
@@ -94,7 +90,7 @@ bool run_direct(const Group& group, const Call& call) {
     throw;
   }
   const double seconds = timing_on ? tick_seconds(started, ticks()) : 0.0;
-  record_call(g.process->stats, call.kind, traffic, seconds, schedule->algorithm, d.run.clock());
+  record_call(g.process->stats, call.kind, traffic, seconds, schedule.algorithm, nullptr);
   return true;
 }
 

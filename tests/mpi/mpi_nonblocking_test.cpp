@@ -101,6 +101,29 @@ TEST(MpiNonblocking, MoreSmallMessagesInFlightThanSharedMemoryCellsMixedWithLarg
   }
 }
 
+TEST(MpiNonblocking, BlockingCallFindsAnotherGroupsMessageFirst) {
+  // Rank 0 starts a broadcast on the world, then a blocking one on a second group; the others
+  // run the blocking one first. Rank 1's ring from rank 0 then holds the world's message before
+  // the one it waits for: a receive taken straight from the ring must keep it aside, and the
+  // world's broadcast must find it there afterwards.
+  const ccl::Group w = ccl::world();
+  const ccl::Group other = ccl::partition(w, 0, w.rank(), "other");
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<I64> first = w.rank() == 0 ? ref::data(trial, 3) : std::vector<I64>(3, -1);
+    std::vector<I64> second = w.rank() == 0 ? ref::data(trial + 100, 2) : std::vector<I64>(2, -1);
+    if (w.rank() == 0) {
+      ccl::Request r = ccl::ibcast(w, first, 0);
+      ccl::bcast(other, second, 0);
+      r.wait();
+    } else {
+      ccl::bcast(other, second, 0);
+      ccl::ibcast(w, first, 0).wait();
+    }
+    EXPECT_EQ(first, ref::data(trial, 3));
+    EXPECT_EQ(second, ref::data(trial + 100, 2));
+  }
+}
+
 TEST(MpiNonblocking, RequestDestroyedWhilePendingCompletes) {
   const ccl::Group w = ccl::world();
   std::vector<I64> in = ref::data(w.rank(), 4), out(4);

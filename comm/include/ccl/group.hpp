@@ -36,10 +36,14 @@ class Group {
   const std::string& label() const;
   const Pgid& pgid() const;
 
-  detail::GroupState& state() const;
+  detail::GroupState& state() const {
+    if (!state_) [[unlikely]] empty_handle();
+    return *state_;
+  }
   const std::shared_ptr<detail::GroupState>& shared_state() const { return state_; }
 
  private:
+  [[noreturn]] static void empty_handle();  // throws ccl::Error
   std::shared_ptr<detail::GroupState> state_;
 };
 

@@ -38,9 +38,19 @@ struct Step {
   Slice base;                  // reduce: the other operand when it is not dst (saves a copy)
 };
 
+// How a round is laid out: its first `locals` steps are local (copy, reduce: the builder puts
+// them before any transfer), the rest are transfers. When those are at most one send and one
+// receive (step indices, -1 for none), a blocking executor can do them as one call.
+struct RoundPlan {
+  std::uint32_t locals = 0;
+  std::int32_t send = -1, recv = -1;
+  bool pair = false;
+};
+
 struct Schedule {
   std::vector<Step> steps;
   std::vector<std::uint32_t> round_begin;  // round r is steps [round_begin[r], round_begin[r+1])
+  std::vector<RoundPlan> plans;            // per round (ScheduleBuilder::finish fills it)
   std::size_t scratch_bytes = 0;
   std::string_view algorithm;  // static storage: the name in the algorithm's file
 

@@ -19,9 +19,18 @@ inline constexpr int kCollKinds = 14;
 
 std::string_view name(CollKind k);      // CCL name: "bcast", "combine", ...
 std::string_view mpi_name(CollKind k);  // MPI equivalent: "MPI_Bcast", "MPI_Allreduce", ...
-bool is_rooted(CollKind k);
-bool is_reduction(CollKind k);
-bool is_vector_form(CollKind k);
+// Inline: every call asks these.
+constexpr bool is_rooted(CollKind k) {
+  return k == CollKind::bcast || k == CollKind::reduce || k == CollKind::scatter ||
+         k == CollKind::gather || k == CollKind::scatterv || k == CollKind::gatherv;
+}
+constexpr bool is_reduction(CollKind k) {
+  return k == CollKind::reduce || k == CollKind::combine || k == CollKind::prefix;
+}
+constexpr bool is_vector_form(CollKind k) {
+  return k == CollKind::concatv || k == CollKind::gatherv || k == CollKind::scatterv ||
+         k == CollKind::indexv;
+}
 
 struct Shape {
   CollKind kind = CollKind::sync;
