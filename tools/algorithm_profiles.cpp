@@ -74,8 +74,14 @@ struct Point {
   std::string key;     // of the profile it belongs to
   std::size_t count;   // elements per member (per destination for index)
   double predicted;    // by the plain model
-  double seconds = 1e30;
+  std::vector<double> samples;  // seconds per call: every repetition of every pass
 };
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
 
 // Element counts to measure collective k at: per member (per destination for index), the first
 // carrying one element per member so that pieces and blocks are not empty.
@@ -114,13 +120,16 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
         const std::size_t seg = c.choice.params.segment;
         if (std::find(segments_seen.begin(), segments_seen.end(), seg) != segments_seen.end()) continue;
         segments_seen.push_back(seg);
-        points.push_back(Point{a, c.choice.str(), ccl::MachineModel::profile_key(c.choice), count, c.seconds});
+        points.push_back(Point{a, c.choice.str(), ccl::MachineModel::profile_key(c.choice), count, c.seconds, {}});
         largest = std::max(largest, count);
       }
     }
   }
-  // The whole list is measured several times, keeping each point's best: a slow spell of a shared
-  // machine then spoils one pass of a point, not the point.
+  // The whole list is measured several times and each point keeps the median of all its samples:
+  // a slow spell of a shared machine then spoils a few samples of a point, not the point, and a
+  // lucky one does not make it either. With more ranks than cores the spread is wide (a pipeline
+  // may run at full speed only when the scheduler happens to run its neighbours together), and a
+  // best-of-all figure then picked algorithms that were rarely that fast.
   Buffers b;
   b.send.assign(largest * members, 1.0);
   b.recv.assign(largest * members, 0.0);
@@ -134,7 +143,7 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
       ccl::set_override(k, "");
       std::vector<double> slowest(mine.size());
       ccl::combine(w, mine, slowest, ccl::max);
-      p.seconds = std::min(p.seconds, *std::min_element(slowest.begin(), slowest.end()));
+      p.samples.insert(p.samples.end(), slowest.begin(), slowest.end());
     }
   }
   std::vector<std::string> keys;  // in catalog order
@@ -146,7 +155,7 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
     for (const Point& p : points) {
       if (p.key != key) continue;
       const double bytes = ccl::MachineModel::profile_bytes(shape_of(p.algorithm->kind, n, p.count));
-      profile.points.push_back({bytes, p.seconds / p.predicted});
+      profile.points.push_back({bytes, median(p.samples) / p.predicted});
     }
     if (log != nullptr && w.rank() == 0) {
       std::string line;

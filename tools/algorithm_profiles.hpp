@@ -7,8 +7,9 @@
 // tree's forwarding through scratch — are in none of C1, C2, C3. So for every algorithm this
 // measures calls at a ladder of sizes, with the algorithm's best setting under the plain model,
 // and records measured / predicted at each size: the profile that selection and prediction
-// interpolate (ccl/selection.hpp). Every point is measured in three passes over the whole list,
-// keeping its best, so that a slow spell of a shared machine does not skew one algorithm.
+// interpolate (ccl/selection.hpp). Every point is measured in three passes over the whole list
+// and keeps the median of its samples, so that neither a slow nor a lucky spell of a shared
+// machine skews one algorithm.
 #pragma once
 
 #include <cstdio>

@@ -5,7 +5,8 @@
 //   γ  per byte reduced: the sum kernel on 1 MiB of doubles;
 //   per-algorithm profiles: every algorithm (each segment size of a pipeline) measured from one
 //   element per member to 4 MiB, as measured / predicted at each size (algorithm_profiles.hpp).
-// Times are the slowest rank's mean over repeated calls, best of several repetitions. Run it at
+// Times are the slowest rank's mean over repeated calls: for α, β and γ the best of several
+// repetitions, for profiles the median of every repetition of three passes. Run it at
 // the rank count of the job: the profiles are measured for that many members per node.
 //
 //   mpirun -np 2 ccl-calibrate [--output FILE] [--quick] [--no-profiles]   (default ccl-model.txt)
