@@ -37,12 +37,9 @@ Progress ScheduleRun::progress() {
   return Progress::done;
 }
 
-// The blocking path keeps clear of loads that read a record just stored piecewise (copies of
-// Cost or Binding records, wider loads of counters): the store buffer cannot forward them, so
-// they wait until every older store reached the cache, and one of those published a message in
-// a peer's shared-memory ring, whose line the peer is polling. That wait (a transfer between
-// cores, ~70 ns on this machine when the cores are far apart) was most of the cost of an 8-byte
-// collective. Hence the critical-path clock only on clocked channels, where it is needed.
+// The critical-path clock (Cost records copied at every step) is kept only on clocked channels,
+// which deliver the stamps it needs; the MPI path of a small collective is short enough that
+// those copies showed among its costs.
 void ScheduleRun::block() {
   while (round_ < s_->rounds()) {
     if (!posted_) {

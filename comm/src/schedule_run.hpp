@@ -27,8 +27,7 @@ struct Binding {
 class ScheduleRun final : public Stage {
  public:
   // Ready `schedule` to run on `channel` with `tag`; the kernel and traffic counters outlive it.
-  // The buffers come as pointers, not as a Binding the caller just filled in: copying such a
-  // record right after it was stored is a load the store buffer cannot forward (see block()).
+  // The buffers come as pointers, bound here (no Binding record built and copied per call).
   void reset(Channel& channel, std::uint64_t tag, const std::shared_ptr<const Schedule>& schedule,
              const std::byte* send, std::byte* recv, std::byte* scratch, const ReduceKernel* kernel,
              std::size_t elem, TrafficStats& traffic);
