@@ -166,10 +166,7 @@ bool ShmFabric::take_unexpected(Peer& p, const Pgid& ctx, std::uint64_t tag, std
     if (it->tag != tag || it->context != ctx || size_class(it->payload.size()) != size_class(bytes)) {
       continue;
     }
-    if (it->payload.size() != bytes) {
-      throw Error("ccl: a message of " + std::to_string(it->payload.size()) +
-                  " bytes arrived for a receive of " + std::to_string(bytes) + " bytes");
-    }
+    if (it->payload.size() != bytes) size_mismatch(it->payload.size(), bytes);
     if (bytes > 0) std::memcpy(data, it->payload.data(), bytes);
     p.unexpected.erase(it);
     return true;
@@ -219,8 +216,8 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
   const Geometry& g = geometry_[cls];
   std::byte* r = p.in[cls];
   for (;;) {
-    std::byte* cell = r + kLine + g.cell(lane.tail);
-    if (word(cell).load(std::memory_order_acquire) != lane.tail + 1) {
+    const std::byte* cell = arrived(r, lane, g);
+    if (cell == nullptr) {
       if (++polls_ % 64 == 0) drive_mpi();
       idle();
       continue;
@@ -228,26 +225,36 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
     const Header* h = reinterpret_cast<const Header*>(cell);
     const Pgid ctx{h->leader, h->serial, h->list_hash};
     const bool mine = h->tag == tag && ctx == context;
-    if (mine && h->bytes != bytes) {
-      throw Error("ccl: a message of " + std::to_string(h->bytes) + " bytes arrived for a receive of " +
-                  std::to_string(bytes) + " bytes");
-    }
     if (mine) {
+      if (h->bytes != bytes) size_mismatch(h->bytes, bytes);
       if (bytes > 0) std::memcpy(data, cell + sizeof(Header), bytes);
     } else {
-      const std::byte* payload = cell + sizeof(Header);
-      p.unexpected.push_back(Unexpected{ctx, h->tag, std::vector<std::byte>(payload, payload + h->bytes)});
+      keep_aside(p, ctx, h->tag, cell + sizeof(Header), h->bytes);
     }
-    ++lane.tail;
-    word(r).store(lane.tail, std::memory_order_release);  // the cell is free again
-    idle_polls_ = 0;
-    if (mine) {
-      // The peer may be messages ahead: start moving the next cell's line here now, so that
-      // the next receive does not wait a full transfer between cores for it.
-      __builtin_prefetch(r + kLine + g.cell(lane.tail));
-      return true;
-    }
+    free_cell(r, lane);
+    if (mine) return true;
   }
+}
+
+const std::byte* ShmFabric::arrived(std::byte* ring, const Lane& lane, const Geometry& g) {
+  std::byte* cell = ring + kLine + g.cell(lane.tail);
+  return word(cell).load(std::memory_order_acquire) == lane.tail + 1 ? cell : nullptr;
+}
+
+void ShmFabric::free_cell(std::byte* ring, Lane& lane) {
+  ++lane.tail;
+  word(ring).store(lane.tail, std::memory_order_release);
+  idle_polls_ = 0;
+}
+
+void ShmFabric::keep_aside(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload,
+                           std::size_t bytes) {
+  p.unexpected.push_back(Unexpected{ctx, tag, std::vector<std::byte>(payload, payload + bytes)});
+}
+
+void ShmFabric::size_mismatch(std::size_t got, std::size_t wanted) {
+  throw Error("ccl: a message of " + std::to_string(got) + " bytes arrived for a receive of " +
+              std::to_string(wanted) + " bytes");
 }
 
 void ShmFabric::deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload,
@@ -255,16 +262,13 @@ void ShmFabric::deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::
   for (auto it = p.posted.begin(); it != p.posted.end(); ++it) {
     ShmOp* op = *it;
     if (op->tag != tag || op->context != ctx || size_class(op->bytes) != size_class(bytes)) continue;
-    if (op->bytes != bytes) {
-      throw Error("ccl: a message of " + std::to_string(bytes) + " bytes arrived for a receive of " +
-                  std::to_string(op->bytes) + " bytes");
-    }
+    if (op->bytes != bytes) size_mismatch(bytes, op->bytes);
     if (bytes > 0) std::memcpy(op->data, payload, bytes);
     op->done = true;
     p.posted.erase(it);
     return;
   }
-  p.unexpected.push_back(Unexpected{ctx, tag, std::vector<std::byte>(payload, payload + bytes)});
+  keep_aside(p, ctx, tag, payload, bytes);
 }
 
 void ShmFabric::poll(int from, int cls) {
@@ -273,14 +277,12 @@ void ShmFabric::poll(int from, int cls) {
   const Geometry& g = geometry_[cls];
   std::byte* r = p.in[cls];
   while (!p.posted.empty()) {
-    std::byte* cell = r + kLine + g.cell(lane.tail);
-    if (word(cell).load(std::memory_order_acquire) != lane.tail + 1) return;
+    const std::byte* cell = arrived(r, lane, g);
+    if (cell == nullptr) return;
     const Header* h = reinterpret_cast<const Header*>(cell);
     const Pgid ctx{h->leader, h->serial, h->list_hash};
     deliver(p, ctx, h->tag, cell + sizeof(Header), h->bytes);
-    ++lane.tail;
-    word(r).store(lane.tail, std::memory_order_release);  // the cell is free again
-    idle_polls_ = 0;
+    free_cell(r, lane);
   }
 }
 

@@ -111,6 +111,13 @@ class ShmFabric {
   std::byte* ring(int from, int to, int cls) const;
   bool push(int to, const Pgid& ctx, std::uint64_t tag, const std::byte* data, std::size_t bytes);
   void poll(int from, int cls);
+  // The cell of the next message in `ring` (a ring to us) if it has arrived, else null.
+  static const std::byte* arrived(std::byte* ring, const Lane& lane, const Geometry& g);
+  // That message was taken: its cell is free again.
+  void free_cell(std::byte* ring, Lane& lane);
+  // A message nobody has asked for yet, kept until a receive matches it.
+  static void keep_aside(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload, std::size_t bytes);
+  [[noreturn]] static void size_mismatch(std::size_t got, std::size_t wanted);
   void deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload, std::size_t bytes);
   // The first message kept aside from p that matches; copied into data and dropped.
   bool take_unexpected(Peer& p, const Pgid& ctx, std::uint64_t tag, std::byte* data, std::size_t bytes);
