@@ -16,24 +16,26 @@ namespace ccl::detail {
 
 namespace {
 
-constexpr std::size_t kLine = 64;
-constexpr std::uint64_t kSmallCells = 256;  // a sender may run this many tiny messages ahead
+constexpr std::uint64_t kManyCells = 256;  // a sender may run this many tiny or small messages ahead
 constexpr std::uint64_t kLargeCells = 8;
 constexpr std::size_t kBudget = std::size_t{128} << 20;  // whole segment, all rings of a node
+constexpr std::size_t kWord = sizeof(std::uint64_t);    // the cell's word; the payload follows
 
-// Cell header, in the cell's first cache line; the payload follows it directly.
-struct Header {
-  std::uint64_t seq;
-  std::int32_t leader;
-  std::uint32_t bytes;
-  std::uint64_t tag;
-  std::uint64_t serial;
-  std::uint64_t list_hash;
-};
-static_assert(sizeof(Header) <= kLine);
+// The cell's word: seq (16 bits) | new context (1) | bytes (15) | tag (32). A 16-bit seq tells
+// this lap's message from the last lap's as long as a ring has fewer than 2^16 cells.
+constexpr std::uint64_t kSeqMask = 0xffff, kNewContext = 1u << 16;
+static_assert(kManyCells < kSeqMask && ccl::detail::ShmFabric::kMaxBytes < (1u << 15));
+
+std::uint64_t cell_word(std::uint64_t message, bool new_context, std::size_t bytes, std::uint64_t tag) {
+  return ((message + 1) & kSeqMask) | (new_context ? kNewContext : 0) | (std::uint64_t{bytes} << 17) | (tag << 32);
+}
 
 std::atomic_ref<std::uint64_t> word(std::byte* at) {
   return std::atomic_ref<std::uint64_t>(*reinterpret_cast<std::uint64_t*>(at));
+}
+std::uint64_t load_word(const std::byte* at) {
+  return std::atomic_ref<const std::uint64_t>(*reinterpret_cast<const std::uint64_t*>(at))
+      .load(std::memory_order_acquire);
 }
 
 bool wanted() {
@@ -61,20 +63,24 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
 
   // Fewer cells per ring on crowded nodes, so that the segment stays within budget. Every rank
   // of a node computes the same L, hence the same geometry: no agreement needed.
-  const std::uint64_t shrink = std::max<std::uint64_t>(
-      1, (L * L * (kSmallCells * (kLine + kSmallBytes) + kLargeCells * (kLine + kMaxBytes)) + kBudget - 1) / kBudget);
+  const Geometry full[kClasses] = {{kManyCells, kWord + kTinyBytes},
+                                   {kManyCells, kWord + kSmallBytes},
+                                   {kLargeCells, kLine + kMaxBytes}};
+  std::size_t pair_bytes = 0;
+  for (const Geometry& g : full) pair_bytes += g.ring_bytes();
+  const std::uint64_t shrink = std::max<std::uint64_t>(1, (L * L * pair_bytes + kBudget - 1) / kBudget);
   // Powers of two, so that a message number finds its cell by a mask.
-  f->geometry_[0] = Geometry{std::bit_floor(kSmallCells / shrink), kLine + kSmallBytes};
-  f->geometry_[1] = Geometry{std::bit_floor(kLargeCells / shrink), kLine + kMaxBytes};
-  if (f->size_ == 1 || f->geometry_[1].cells < 2) return nullptr;  // MPI_Comm_free in the destructor
+  for (int c = 0; c < kClasses; ++c) {
+    f->geometry_[c] = Geometry{std::bit_floor(full[c].cells / shrink), full[c].cell_bytes};
+  }
+  if (f->size_ == 1 || f->geometry_[2].cells < 2) return nullptr;  // MPI_Comm_free in the destructor
 
   std::vector<int> node_ranks(L);
   MPI_Allgather(&world_rank, 1, MPI_INT, node_ranks.data(), 1, MPI_INT, f->node_);
   f->local_of_world_.assign(static_cast<std::size_t>(world_size), -1);
   for (std::size_t i = 0; i < L; ++i) f->local_of_world_[static_cast<std::size_t>(node_ranks[i])] = static_cast<int>(i);
 
-  const MPI_Aint total =
-      static_cast<MPI_Aint>(L * L * (f->geometry_[0].ring_bytes() + f->geometry_[1].ring_bytes()));
+  const MPI_Aint total = static_cast<MPI_Aint>(L * L * f->pair_bytes());
   void* mine = nullptr;
   int ok = MPI_Win_allocate_shared(f->local_ == 0 ? total : 0, 1, MPI_INFO_NULL, f->node_, &mine,
                                    &f->win_) == MPI_SUCCESS;
@@ -110,12 +116,22 @@ ShmFabric::~ShmFabric() {
   if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
 }
 
-std::size_t ShmFabric::Geometry::ring_bytes() const { return kLine + cells * cell_bytes; }
+std::size_t ShmFabric::Geometry::ring_bytes() const {
+  const std::size_t contexts = cells * sizeof(Pgid);
+  return kLine + cells * cell_bytes + (contexts + kLine - 1) / kLine * kLine;
+}
+
+std::size_t ShmFabric::pair_bytes() const {
+  std::size_t bytes = 0;
+  for (const Geometry& g : geometry_) bytes += g.ring_bytes();
+  return bytes;
+}
 
 std::byte* ShmFabric::ring(int from, int to, int cls) const {
   const std::size_t pair = static_cast<std::size_t>(from) * static_cast<std::size_t>(size_) + static_cast<std::size_t>(to);
-  const std::size_t pair_bytes = geometry_[0].ring_bytes() + geometry_[1].ring_bytes();
-  return base_ + pair * pair_bytes + (cls == 0 ? 0 : geometry_[0].ring_bytes());
+  std::byte* r = base_ + pair * pair_bytes();
+  for (int c = 0; c < cls; ++c) r += geometry_[c].ring_bytes();
+  return r;
 }
 
 ShmOp* ShmFabric::acquire() {
@@ -185,16 +201,17 @@ bool ShmFabric::push(int to, const Pgid& ctx, std::uint64_t tag, const std::byte
     p.tail_seen = word(r).load(std::memory_order_acquire);
     if (p.head - p.tail_seen >= g.cells) return false;
   }
-  std::byte* cell = r + kLine + g.cell(p.head);
-  if (bytes > 0) std::memcpy(cell + sizeof(Header), data, bytes);
-  Header* h = reinterpret_cast<Header*>(cell);
-  h->leader = ctx.leader;
-  h->bytes = static_cast<std::uint32_t>(bytes);
-  h->tag = tag;
-  h->serial = ctx.serial;
-  h->list_hash = ctx.list_hash;
+  if (tag >> 32 != 0) throw Error("ccl: internal: tag " + std::to_string(tag) + " does not fit a cell");
+  std::byte* cell = r + g.cell(p.head);
+  if (bytes > 0) std::memcpy(cell + kWord, data, bytes);
+  const bool new_context = !p.context_sent || p.sent_context != ctx;
+  if (new_context) {
+    std::memcpy(r + g.context(p.head), &ctx, sizeof(Pgid));
+    p.sent_context = ctx;
+    p.context_sent = true;
+  }
+  word(cell).store(cell_word(p.head, new_context, bytes, tag), std::memory_order_release);
   ++p.head;
-  word(cell).store(p.head, std::memory_order_release);
   return true;
 }
 
@@ -215,30 +232,35 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
   Lane& lane = p.lanes[cls];
   const Geometry& g = geometry_[cls];
   std::byte* r = p.in[cls];
+  Incoming in;
   for (;;) {
-    const std::byte* cell = arrived(r, lane, g);
-    if (cell == nullptr) {
+    if (!arrived(r, lane, g, in)) {
       if (++polls_ % 64 == 0) drive_mpi();
       idle();
       continue;
     }
-    const Header* h = reinterpret_cast<const Header*>(cell);
-    const Pgid ctx{h->leader, h->serial, h->list_hash};
-    const bool mine = h->tag == tag && ctx == context;
+    const bool mine = in.tag == tag && in.context == context;
     if (mine) {
-      if (h->bytes != bytes) size_mismatch(h->bytes, bytes);
-      if (bytes > 0) std::memcpy(data, cell + sizeof(Header), bytes);
+      if (in.bytes != bytes) size_mismatch(in.bytes, bytes);
+      if (bytes > 0) std::memcpy(data, in.payload, bytes);
     } else {
-      keep_aside(p, ctx, h->tag, cell + sizeof(Header), h->bytes);
+      keep_aside(p, in.context, in.tag, in.payload, in.bytes);
     }
     free_cell(r, lane);
     if (mine) return true;
   }
 }
 
-const std::byte* ShmFabric::arrived(std::byte* ring, const Lane& lane, const Geometry& g) {
-  std::byte* cell = ring + kLine + g.cell(lane.tail);
-  return word(cell).load(std::memory_order_acquire) == lane.tail + 1 ? cell : nullptr;
+bool ShmFabric::arrived(const std::byte* ring, Lane& lane, const Geometry& g, Incoming& in) {
+  const std::byte* cell = ring + g.cell(lane.tail);
+  const std::uint64_t w = load_word(cell);
+  if ((w & kSeqMask) != ((lane.tail + 1) & kSeqMask)) return false;
+  if (w & kNewContext) std::memcpy(&lane.received_context, ring + g.context(lane.tail), sizeof(Pgid));
+  in.context = lane.received_context;
+  in.tag = w >> 32;
+  in.bytes = static_cast<std::size_t>((w >> 17) & 0x7fff);
+  in.payload = cell + kWord;
+  return true;
 }
 
 void ShmFabric::free_cell(std::byte* ring, Lane& lane) {
@@ -276,12 +298,9 @@ void ShmFabric::poll(int from, int cls) {
   Lane& lane = p.lanes[cls];
   const Geometry& g = geometry_[cls];
   std::byte* r = p.in[cls];
-  while (!p.posted.empty()) {
-    const std::byte* cell = arrived(r, lane, g);
-    if (cell == nullptr) return;
-    const Header* h = reinterpret_cast<const Header*>(cell);
-    const Pgid ctx{h->leader, h->serial, h->list_hash};
-    deliver(p, ctx, h->tag, cell + sizeof(Header), h->bytes);
+  Incoming in;
+  while (!p.posted.empty() && arrived(r, lane, g, in)) {
+    deliver(p, in.context, in.tag, in.payload, in.bytes);
     free_cell(r, lane);
   }
 }
@@ -312,8 +331,7 @@ void ShmFabric::progress() {
   // where it costs nothing, until a receive from that peer is posted.
   for (int s = 0; s < size_; ++s) {
     if (peers_[static_cast<std::size_t>(s)].posted.empty()) continue;
-    poll(s, 0);
-    poll(s, 1);
+    for (int cls = 0; cls < kClasses; ++cls) poll(s, cls);
   }
 }
 

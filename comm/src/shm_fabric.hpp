@@ -11,17 +11,21 @@
 // right one for them. Both sides classify a transfer by its size, which they always agree on.
 //
 //   segment:  [rings 0→0][rings 0→1]...[rings L−1→L−1]     (L ranks on the node)
-//   rings s→d: a small-cell ring (many cells of kSmallBytes: a sender runs far ahead with tiny
-//              messages) and a large-cell ring (a few cells of kMaxBytes)
-//   ring:     [tail (consumer's) | cell 0 | cell 1 | ... | cell K−1]
-//   cell:     [seq | context | tag | bytes | payload]   (a payload of up to 24 bytes shares the
-//             header's cache line: one line crosses cores per message)
+//   rings s→d: one per size class: tiny (32-byte cells, two to a cache line: a stream of
+//              8-byte messages moves half a line each), small (256-byte cells) and large (a
+//              few cells of kMaxBytes); the tiny and small rings let a sender run far ahead
+//   ring:     [tail (consumer's) | cell 0 | ... | cell K−1 | context 0 | ... | context K−1]
+//   cell:     [word: seq (16 bits) | new context (1) | bytes (15) | tag (32) | payload]
 //
 // A message goes in the ring of its size class; both sides know the size, and a receive matches
-// only messages of its own class, so per-class FIFO order is all that matching needs.
+// only messages of its own class, so per-class FIFO order is all that matching needs. A cell
+// does not carry its group context (20 bytes): consecutive messages of a ring mostly share one,
+// so the producer writes the context beside the cell, and sets the cell's flag, only when it
+// differs from the previous message's; the consumer keeps the last one it read. Exact, no hash.
 //
-// The producer writes the payload and header, then publishes seq = message number + 1 (release);
-// the consumer reads seq (acquire), copies, and publishes tail (release) to free the cell.
+// The producer writes the payload (and a new context), then the cell's word with seq = message
+// number + 1 mod 2^16 (release): one store publishes the whole header. The consumer reads the
+// word (acquire), copies, and publishes tail (release) to free the cell.
 #pragma once
 
 #include <mpi.h>
@@ -50,7 +54,8 @@ struct ShmOp {
 class ShmFabric {
  public:
   static constexpr std::size_t kMaxBytes = 8192;   // largest message sent through shared memory
-  static constexpr std::size_t kSmallBytes = 192;  // largest message of the small-cell ring
+  static constexpr std::size_t kTinyBytes = 24;    // largest message of the tiny-cell ring
+  static constexpr std::size_t kSmallBytes = 248;  // largest message of the small-cell ring
 
   // Collective over MPI_COMM_WORLD. Returns null when shared memory is not worth it (one rank per
   // node), is switched off (CCL_SHM=0), or cannot be had.
@@ -85,12 +90,17 @@ class ShmFabric {
     std::uint64_t tag;
     std::vector<std::byte> payload;
   };
-  static constexpr int kClasses = 2;  // 0: small cells, 1: large cells
-  static int size_class(std::size_t bytes) { return bytes <= kSmallBytes ? 0 : 1; }
+  static constexpr int kClasses = 3;  // 0: tiny cells, 1: small cells, 2: large cells
+  static int size_class(std::size_t bytes) {
+    return bytes <= kTinyBytes ? 0 : bytes <= kSmallBytes ? 1 : 2;
+  }
   struct Lane {                     // one ring class between this rank and a peer
     std::uint64_t head = 0;         // messages we pushed into our ring to the peer
     std::uint64_t tail_seen = 0;    // its consumer's tail, as last read
     std::uint64_t tail = 0;         // messages we took out of its ring to us
+    bool context_sent = false;      // sent_context holds the context of our last push
+    Pgid sent_context;
+    Pgid received_context;          // of the last message taken that carried one
     std::deque<ShmOp*> queued;      // sends waiting for room, in order
   };
   struct Peer {
@@ -102,17 +112,29 @@ class ShmFabric {
   };
   struct Geometry {                 // of one ring class
     std::uint64_t cells = 0;        // a power of two
-    std::size_t cell_bytes = 0;     // header line + payload
+    std::size_t cell_bytes = 0;     // word + largest payload, a multiple of 32
     std::size_t ring_bytes() const;
-    std::size_t cell(std::uint64_t message) const { return (message & (cells - 1)) * cell_bytes; }
+    std::size_t cell(std::uint64_t message) const { return kLine + (message & (cells - 1)) * cell_bytes; }
+    std::size_t context(std::uint64_t message) const {
+      return kLine + cells * cell_bytes + (message & (cells - 1)) * sizeof(Pgid);
+    }
   };
+  struct Incoming {                 // a message in its cell, header decoded
+    Pgid context;
+    std::uint64_t tag;
+    const std::byte* payload;
+    std::size_t bytes;
+  };
+  static constexpr std::size_t kLine = 64;
 
   ShmFabric() = default;
+  std::size_t pair_bytes() const;  // all rings from one rank to another
   std::byte* ring(int from, int to, int cls) const;
   bool push(int to, const Pgid& ctx, std::uint64_t tag, const std::byte* data, std::size_t bytes);
   void poll(int from, int cls);
-  // The cell of the next message in `ring` (a ring to us) if it has arrived, else null.
-  static const std::byte* arrived(std::byte* ring, const Lane& lane, const Geometry& g);
+  // The next message in `ring` (a ring to us), if it has arrived; its cell stays taken until
+  // free_cell. Updates the lane's current context when the message carries a new one.
+  static bool arrived(const std::byte* ring, Lane& lane, const Geometry& g, Incoming& in);
   // That message was taken: its cell is free again.
   void free_cell(std::byte* ring, Lane& lane);
   // A message nobody has asked for yet, kept until a receive matches it.
