@@ -10,8 +10,8 @@
 // nccl-tests convention) and prints a summary line: median and worst ratio, and how often the
 // model's prediction is within a factor 2 of the measured ccl time.
 //
-//   mpirun -np 4 ccl-bench-collectives [--csv FILE] [--max-bytes N] [--reps N] [--sweeps N]
-//   [--quick]
+//   mpirun -np 4 ccl-bench-collectives [--csv FILE] [--min-bytes N] [--max-bytes N]
+//   [--only COLL[,COLL...]] [--reps N] [--sweeps N] [--quick]
 #include <mpi.h>
 
 #include <algorithm>
@@ -29,7 +29,8 @@ namespace {
 
 struct Options {
   std::string csv;
-  std::size_t max_bytes = std::size_t{4} << 20;
+  std::size_t min_bytes = 0, max_bytes = std::size_t{4} << 20;
+  std::vector<std::string> only;  // collectives by CCL name; empty: all ten
   int reps = 3;
   int sweeps = 3;
   bool quick = false;
@@ -45,6 +46,19 @@ Options parse(int argc, char** argv) {
     };
     if (a == "--csv") {
       o.csv = next();
+    } else if (a == "--min-bytes") {
+      o.min_bytes = std::stoul(next());
+    } else if (a == "--only") {
+      const std::string list = next() + ",";
+      for (std::size_t at = 0, comma; (comma = list.find(',', at)) != std::string::npos;
+           at = comma + 1) {
+        const std::string coll = list.substr(at, comma - at);
+        bool known = false;
+        for (int k = 0; k <= static_cast<int>(ccl::CollKind::sync); ++k)
+          known = known || ccl::name(static_cast<ccl::CollKind>(k)) == coll;
+        if (!known) throw ccl::Error("ccl-bench-collectives: --only: unknown collective '" + coll + "'");
+        o.only.push_back(coll);
+      }
     } else if (a == "--max-bytes") {
       o.max_bytes = std::stoul(next());
     } else if (a == "--reps") {
@@ -55,7 +69,8 @@ Options parse(int argc, char** argv) {
       o.quick = true;
     } else {
       throw ccl::Error("ccl-bench-collectives: unknown option '" + a +
-                       "' (use --csv FILE, --max-bytes N, --reps N, --sweeps N, --quick)");
+                       "' (use --csv FILE, --min-bytes N, "
+                       "--max-bytes N, --only COLL,..., --reps N, --sweeps N, --quick)");
     }
   }
   return o;
@@ -132,6 +147,7 @@ int main(int argc, char** argv) {
     std::size_t next = 0;
     for (std::size_t bytes : {8, 64, 512, 4096, 32768, 262144, 1048576, 4194304}) {
       if (bytes > opt.max_bytes) break;
+      if (bytes < opt.min_bytes) continue;
       const std::size_t n = bytes / sizeof(double);
       const std::size_t idx = std::max<std::size_t>(n / Pn, 1);  // index: block per destination
       std::vector<double> send(std::max(n * Pn, idx * Pn)), recv(send.size()),
@@ -210,6 +226,11 @@ int main(int argc, char** argv) {
       if (bytes == 8) {
         list.push_back({K::sync, [&] { ccl::sync(w); }, [&] { MPI_Barrier(MPI_COMM_WORLD); },
                         [] { return true; }, shape(K::sync, 0), 0.0});
+      }
+      if (!opt.only.empty()) {
+        std::erase_if(list, [&](const Case& c) {
+          return std::find(opt.only.begin(), opt.only.end(), ccl::name(c.kind)) == opt.only.end();
+        });
       }
       const int iters = opt.quick ? 2
                                   : static_cast<int>(std::clamp<std::size_t>(
