@@ -12,6 +12,7 @@ namespace {
 using namespace algorithms;
 constexpr std::array kCatalog{
     &bcast_binomial,
+    &bcast_linear,
     &bcast_scatter_concat,
     &bcast_chain,
     &bcast_intercom,

@@ -123,6 +123,7 @@ inline Cost index_direct_cost(const Shape& s) {
 }
 
 extern const Algorithm bcast_binomial;
+extern const Algorithm bcast_linear;
 extern const Algorithm bcast_scatter_concat;
 extern const Algorithm bcast_chain;
 extern const Algorithm bcast_intercom;

@@ -1,0 +1,37 @@
+// Broadcast straight from the root: it sends the whole vector to every other member, all sends
+// posted at once, in relative order (root + 1, root + 2, ...).
+//
+// Cost for n members and m bytes: C1 = n − 1, C2 = (n − 1)·m, C3 = 0 (one port: the root's
+// sends leave one after another). It never wins in that model; it is here for transports where
+// receivers copy in parallel (MPI's single-copy path: each receiver pulls from the root), where
+// the calibrated profile of this machine shows what it really costs.
+//
+//   n = 4, root 0:  0 ──► 1,  0 ──► 2,  0 ──► 3
+#include "common.hpp"
+
+namespace ccl::algorithms {
+
+namespace {
+
+Schedule build(const Shape& s, const Params&) {
+  ScheduleBuilder b("linear");
+  const Slice data{Buffer::recv, 0, s.vector_bytes()};
+  if (s.rank != s.root) {
+    b.recv(s.root, data);
+    return b.finish();
+  }
+  for (int v = 1; v < s.size; ++v) b.send(mod(s.root + v, s.size), data);
+  return b.finish();
+}
+
+Cost cost(const Shape& s, const Params&) {
+  const std::uint64_t m = u64(s.vector_bytes()), n1 = u64(s.size - 1);
+  if (m == 0) return {};
+  return {n1, n1 * m, 0};
+}
+
+}  // namespace
+
+const Algorithm bcast_linear{"linear", CollKind::bcast, build, cost, no_params};
+
+}  // namespace ccl::algorithms
