@@ -80,12 +80,13 @@ TEST(MpiNonblocking, ManyOutstandingOnOneGroupWaitedInReverse) {
   }
 }
 
-TEST(MpiNonblocking, MoreSmallMessagesInFlightThanSharedMemoryCellsMixedWithLargeOnes) {
-  // The root runs far ahead: its small messages fill each shared-memory ring and queue, the
-  // large ones go through MPI in between; members wait in reverse, so everything arrives
-  // before it is asked for and is matched by (group, tag) in order.
+TEST(MpiNonblocking, MoreSmallMessagesInFlightThanSharedMemoryRingsHoldMixedWithLargeOnes) {
+  // The root runs far ahead: its small messages (8-24 bytes in the tiny-cell ring, 32-40 in the
+  // small-cell one; more than the 256 cells of each) fill each shared-memory ring and queue, the
+  // large ones go through MPI in between; members wait in reverse, so everything arrives before
+  // it is asked for and is matched by (group, tag) in order.
   const ccl::Group w = ccl::world();
-  const int k = 64;
+  const int k = 800;
   std::vector<std::vector<I64>> buf(k);
   std::vector<ccl::Request> req;
   for (int i = 0; i < k; ++i) {
@@ -121,6 +122,22 @@ TEST(MpiNonblocking, BlockingCallFindsAnotherGroupsMessageFirst) {
     }
     EXPECT_EQ(first, ref::data(trial, 3));
     EXPECT_EQ(second, ref::data(trial + 100, 2));
+  }
+}
+
+TEST(MpiNonblocking, MessagesOfManySizesWrapTheSharedMemoryRingsBetweenThreeGroups) {
+  // Messages of 8 to 248 bytes and of about 8 KiB go round each of the three rings (tiny, small
+  // and large cells) several times; three groups take turns, so the group context changes from one
+  // message to the next (it then travels beside the cell) or stays (then it does not).
+  const ccl::Group w = ccl::world();
+  const ccl::Group groups[] = {w, ccl::partition(w, 0, w.rank(), "copy"),
+                               ccl::partition(w, w.rank() % 2, w.rank(), "half")};
+  for (int i = 0; i < 1500; ++i) {
+    const std::size_t n = static_cast<std::size_t>(i % 31 + 1) + (i % 37 == 0 ? 980 : 0);
+    const ccl::Group& g = groups[(i / 3) % 3];
+    std::vector<I64> b = g.rank() == 0 ? ref::data(i, n) : std::vector<I64>(n, -1);
+    ccl::bcast(g, b, 0);
+    ASSERT_EQ(b, ref::data(i, n)) << "bcast " << i << " of " << n << " elements";
   }
 }
 
