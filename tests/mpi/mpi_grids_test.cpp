@@ -1,0 +1,80 @@
+// The group structures on MPI, at every size the suite runs (1..8 ranks): every 2D grid the size
+// allows, the hypercube when it is a power of two, tori of the balanced shape and, on 8 ranks,
+// 2x2x2, 2x4 and 8. Each sub-group holds the right members and runs a collective.
+#include <gtest/gtest.h>
+
+#include "../common/collective_cases.hpp"
+#include "../common/grid_checks.hpp"
+#include "../common/mpi_runner.hpp"
+#include "ccl/grids/grid2d.hpp"
+#include "ccl/grids/hypercube.hpp"
+#include "ccl/grids/torus.hpp"
+
+using ccl::grids::Cartesian;
+
+TEST(MpiGrids, EveryGrid2DOfTheWorld) {
+  const ccl::Group w = ccl::world();
+  const int P = w.size();
+  for (int rows = 1; rows <= P; ++rows) {
+    if (P % rows != 0) continue;
+    const int cols = P / rows;
+    const ccl::grids::Grid2D g(w, rows, cols);
+    EXPECT_EQ(g.row(), w.rank() / cols);
+    EXPECT_EQ(g.col(), w.rank() % cols);
+    grid_checks::expect_sub_group(g.row_group(), w.rank(), w.members(), Cartesian({rows, cols}), {false, true});
+    grid_checks::expect_sub_group(g.column_group(), w.rank(), w.members(), Cartesian({rows, cols}), {true, false});
+    MpiRunner row{g.row_group()}, column{g.column_group()};
+    cases::combine_matrix(row, 3);
+    cases::bcast(column, 5, column.size() - 1);
+  }
+}
+
+TEST(MpiGrids, Grid2DThatDoesNotFitTheWorldIsRefusedOnEveryRank) {
+  const ccl::Group w = ccl::world();
+  try {
+    ccl::grids::Grid2D g(w, w.size() + 1, 1);
+    FAIL() << "no error";
+  } catch (const ccl::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("needs " + std::to_string(w.size() + 1) + " members; the group has " +
+                                         std::to_string(w.size())),
+              std::string::npos);
+  }
+}
+
+TEST(MpiGrids, HypercubeSubcubes) {
+  const ccl::Group w = ccl::world();
+  if ((w.size() & (w.size() - 1)) != 0) {
+    EXPECT_THROW(ccl::grids::Hypercube{w}, ccl::Error);
+    return;
+  }
+  const ccl::grids::Hypercube cube(w);
+  const int d = cube.dims();
+  for (int mask = 0; mask < (1 << d); ++mask) {
+    std::vector<bool> free(static_cast<std::size_t>(d));
+    for (int i = 0; i < d; ++i) free[static_cast<std::size_t>(i)] = (mask >> i) & 1;
+    const ccl::Group sub = cube.subcube(free);
+    grid_checks::expect_subcube(sub, w.rank(), w.members(), free);
+    MpiRunner run{sub};
+    cases::prefix_matrix(run, 2);
+  }
+}
+
+TEST(MpiGrids, TorusLinesSlabsAndNeighbours) {
+  const ccl::Group w = ccl::world();
+  std::vector<std::string> shapes{ccl::grids::torus_shape("", w.size(), 3).str()};
+  if (w.size() == 8) shapes.insert(shapes.end(), {"2x2x2", "2x4", "8"});
+  for (const std::string& text : shapes) {
+    const ccl::grids::Torus t(w, ccl::grids::torus_shape(text, w.size()));
+    const Cartesian& shape = t.shape();
+    for (int d = 0; d < shape.ndims(); ++d) {
+      const ccl::Group line = t.line(d), slab = t.slab(d);
+      grid_checks::expect_sub_group(line, w.rank(), w.members(), shape, ccl::grids::Torus::line_flags(shape.ndims(), d));
+      grid_checks::expect_sub_group(slab, w.rank(), w.members(), shape, ccl::grids::Torus::slab_flags(shape.ndims(), d));
+      EXPECT_EQ(line.world_rank_of((line.rank() + 1) % line.size()), w.world_rank_of(t.neighbour(d, +1)));
+      EXPECT_EQ(line.world_rank_of((line.rank() - 1 + line.size()) % line.size()), w.world_rank_of(t.neighbour(d, -1)));
+      MpiRunner ring{line}, plane{slab};
+      cases::shift(ring, 3, 1);
+      cases::concat(plane, 2);
+    }
+  }
+}
