@@ -1,0 +1,88 @@
+// The QCDOC allgather plan against an independent enumeration of displacements, the paper's
+// table for 6^6 (its misprints corrected), and the property that makes it an allgather: every
+// share is sent by a node that already holds the block, and every block arrives whole, once.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "ccl/grids/qcdoc_plan.hpp"
+
+using ccl::grids::Cartesian;
+using ccl::grids::QcdocPlan;
+
+namespace {
+
+// The definition, by brute force: the step (0-based) at which a node receives the block from the
+// origin at displacement delta: (non-zero coordinates − 1)·R + smallest non-zero distance − 1.
+int step_of(const Cartesian& t, const std::vector<int>& delta, int R) {
+  int nonzero = 0, smallest = 1 << 30;
+  for (int d = 0; d < t.ndims(); ++d) {
+    const int n = t.dim(d), m = ((delta[static_cast<std::size_t>(d)] % n) + n) % n, a = std::min(m, n - m);
+    if (a == 0) continue;
+    ++nonzero;
+    smallest = std::min(smallest, a);
+  }
+  return nonzero == 0 ? -1 : (nonzero - 1) * R + smallest - 1;
+}
+
+std::vector<int> brute_force_blocks(const Cartesian& t, int R, int steps) {
+  std::vector<int> blocks(static_cast<std::size_t>(steps), 0);
+  for (int r = 1; r < t.size(); ++r) ++blocks[static_cast<std::size_t>(step_of(t, t.coords(r), R))];
+  return blocks;
+}
+
+}  // namespace
+
+TEST(GridsQcdocPlan, PaperTableForSixToTheSixth) {
+  const QcdocPlan plan(Cartesian::parse("6x6x6x6x6x6"));
+  ASSERT_EQ(plan.steps(), 18);  // the diameter
+  const std::vector<int> paper{12, 12, 6, 240, 120, 15, 1960, 520, 20, 8160, 1200, 15,
+                               17292, 1452, 6, 14896, 728, 1};
+  std::vector<int> got;
+  int total = 0;
+  for (int s = 0; s < plan.steps(); ++s) {
+    got.push_back(plan.blocks(s));
+    total += plan.blocks(s);
+  }
+  EXPECT_EQ(got, paper);
+  EXPECT_EQ(total, 46655);
+}
+
+TEST(GridsQcdocPlan, BlocksPerStepMatchTheDefinitionAndEveryShareHasASender) {
+  for (const char* text : {"4x4", "5", "6", "4x4x4", "3x5x4", "2x2x2x4x4x4", "4x4x8", "2x6", "1x4x1x3"}) {
+    const Cartesian t = Cartesian::parse(text);
+    const QcdocPlan plan(t);
+    const int R = plan.group_steps();
+    std::vector<int> got;
+    std::map<std::vector<int>, std::uint32_t> units;  // per origin displacement: units received
+    std::map<std::vector<int>, std::uint32_t> den;
+    for (int s = 0; s < plan.steps(); ++s) {
+      got.push_back(plan.blocks(s));
+      for (const auto& p : plan.arrivals(s)) {
+        ASSERT_EQ(step_of(t, p.displacement, R), s) << text;
+        // The sender, one hop back along the link, holds the block before this step.
+        std::vector<int> back = p.displacement;
+        back[static_cast<std::size_t>(p.link.dim)] -= p.link.dir;
+        const int sender_step = step_of(t, back, R);
+        EXPECT_LT(sender_step, s) << text << ": a share sent before its sender has it";
+        EXPECT_EQ(units[p.displacement], p.first) << text << ": shares out of order";
+        units[p.displacement] += p.units;
+        den[p.displacement] = p.den;
+      }
+    }
+    EXPECT_EQ(got, brute_force_blocks(t, R, plan.steps())) << text;
+    EXPECT_EQ(static_cast<int>(units.size()), t.size() - 1) << text;
+    for (const auto& [d, u] : units) EXPECT_EQ(u, den[d]) << text << ": a block not received whole";
+  }
+}
+
+TEST(GridsQcdocPlan, EveryStepUsesEveryLinkOfARegularTorus) {
+  // The first steps of each group fill all 2k links on a regular odd torus; an even one loses
+  // half its links only at the antipodal step, where shares split over both directions anyway.
+  const QcdocPlan plan(Cartesian::parse("5x5x5"));
+  for (int s = 0; s < plan.steps(); ++s) {
+    std::vector<bool> used(static_cast<std::size_t>(plan.links()), false);
+    for (const auto& p : plan.arrivals(s)) used[static_cast<std::size_t>(p.link.index())] = true;
+    EXPECT_EQ(std::count(used.begin(), used.end(), true), plan.links()) << "step " << s;
+  }
+}
