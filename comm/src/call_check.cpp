@@ -2,6 +2,8 @@
 
 #include <numeric>
 
+#include "ccl/algorithm.hpp"
+
 namespace ccl::detail {
 
 namespace {
@@ -130,8 +132,9 @@ std::optional<Problem> check_call(const Call& c, int size, int rank, bool& in_pl
   return std::nullopt;
 }
 
-Shape shape_of(const Call& c, int size, int rank, bool in_place) {
+Shape shape_of(const Call& c, int size, int rank, bool in_place, std::span<const int> torus) {
   Shape s;
+  if (base_kind(c.kind) == CollKind::concat) s.torus.assign(torus.begin(), torus.end());
   s.kind = c.kind;
   s.size = size;
   s.rank = rank;

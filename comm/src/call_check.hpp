@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "ccl/call.hpp"
@@ -29,6 +30,6 @@ std::string describe(const Problem& p);
 // legitimately the same memory.
 std::optional<Problem> check_call(const Call& c, int size, int rank, bool& in_place);
 
-Shape shape_of(const Call& c, int size, int rank, bool in_place);
+Shape shape_of(const Call& c, int size, int rank, bool in_place, std::span<const int> torus = {});
 
 }  // namespace ccl::detail

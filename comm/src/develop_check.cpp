@@ -64,7 +64,7 @@ Descriptor describe_call(const GroupState& g, const Call& c, const std::optional
   if (local) {
     d.problem = *local;
   } else {
-    const std::string choice = select(shape_of(c, n, g.rank, false)).str();
+    const std::string choice = select(shape_of(c, n, g.rank, false, g.torus)).str();
     d.choice_hash = fingerprint(choice);
     std::memcpy(d.choice, choice.data(), std::min(choice.size(), sizeof(d.choice) - 1));
   }

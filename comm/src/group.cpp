@@ -30,6 +30,21 @@ int Group::rank_of_world(int world_rank) const {
 }
 const std::string& Group::label() const { return state().label; }
 const Pgid& Group::pgid() const { return state().pgid; }
+std::span<const int> Group::torus() const { return state().torus; }
+
+void Group::set_torus(std::vector<int> dims) const {
+  long long product = 1;
+  for (int d : dims) {
+    if (d < 1) throw Error("ccl: a torus dimension of " + std::to_string(d) + " for group '" + label() + "'");
+    product *= d;
+  }
+  if (dims.empty() || product != size()) {
+    throw Error("ccl: a torus of " + std::to_string(product) + " members for group '" + label() + "' of " +
+                std::to_string(size()));
+  }
+  state().torus = std::move(dims);
+  note_catalog_change();  // schedules chosen without the layout are stale
+}
 
 std::string Pgid::str() const {
   std::string s = std::to_string(leader) + "." + std::to_string(serial);

@@ -91,6 +91,7 @@ struct GroupState {
   int rank = 0;
   std::string label;
   Pgid pgid;
+  std::vector<int> torus;  // the layout set_torus declared, if any
   std::uint64_t instances = 0;
   std::unique_ptr<Channel> channel;
   ScheduleCache schedules;

@@ -295,6 +295,7 @@ void set_machine_model(const MachineModel& m) {
 }
 
 unsigned selection_epoch() { return epoch; }
+void note_catalog_change() { ++epoch; }
 
 Choice parse_choice(CollKind kind, std::string_view spec) {
   const std::size_t colon = spec.find(':');

@@ -73,7 +73,7 @@ bool run_direct(const Group& group, const Call& call) {
     if (const std::optional<Problem> problem = check_call(call, size, g.rank, in_place)) {
       throw_problem(call, g, *problem);
     }
-    found = &g.schedules.get(shape_of(call, size, g.rank, in_place), g.process->stats);
+    found = &g.schedules.get(shape_of(call, size, g.rank, in_place, g.torus), g.process->stats);
     d.last.remember(call, *found);
   }
   const std::uint64_t started = timing_on ? ticks() : 0;
@@ -109,8 +109,15 @@ Operation& prepare(const Group& group, Call call, Request& request) {
   const CollKind kind = call.kind;
   op->begin(kind, group.shared_state(), std::move(call));
   const std::uint64_t instance = g.instances++;
-  if (develop) add_develop_checks(*op, problem, instance);
-  if (!problem) add_main_schedule(*op, shape_of(op->call(), size, g.rank, in_place), instance);
+  try {
+    if (develop) add_develop_checks(*op, problem, instance);
+    if (!problem) add_main_schedule(*op, shape_of(op->call(), size, g.rank, in_place, g.torus), instance);
+  } catch (...) {
+    // Not started, so nothing will complete it: mark it failed, or the request would wait for
+    // it forever when the exception unwinds it.
+    op->fail(std::current_exception());
+    throw;
+  }
   return *op;
 }
 

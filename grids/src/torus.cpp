@@ -1,6 +1,7 @@
 #include "ccl/grids/torus.hpp"
 
 #include "ccl/error.hpp"
+#include "torus_algorithms.hpp"
 
 namespace ccl::grids {
 
@@ -29,11 +30,15 @@ Cartesian torus_shape(std::string_view text, int size, int ndims) {
   return shape;
 }
 
+void register_torus_algorithms() { register_algorithm(&concat_torus_qcdoc); }
+
 Torus::Torus(const Group& g, Cartesian shape) : group_(g), shape_(std::move(shape)) {
   if (shape_.size() != g.size()) {
     throw Error("ccl::grids::Torus: torus " + shape_.str() + " has " + std::to_string(shape_.size()) +
                 " members; the group has " + std::to_string(g.size()));
   }
+  register_torus_algorithms();
+  group_.set_torus(std::vector<int>(shape_.dims().begin(), shape_.dims().end()));
 }
 
 std::vector<bool> Torus::line_flags(int ndims, int d) {

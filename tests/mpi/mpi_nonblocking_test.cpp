@@ -9,6 +9,7 @@
 #include "../common/mpi_runner.hpp"
 #include "../common/reference.hpp"
 #include "ccl/ccl.hpp"
+#include "ccl/selection.hpp"
 
 namespace {
 
@@ -139,6 +140,20 @@ TEST(MpiNonblocking, MessagesOfManySizesWrapTheSharedMemoryRingsBetweenThreeGrou
     ccl::bcast(g, b, 0);
     ASSERT_EQ(b, ref::data(i, n)) << "bcast " << i << " of " << n << " elements";
   }
+}
+
+TEST(MpiNonblocking, AnOverrideThatDoesNotApplyThrowsFromTheNonblockingFormToo) {
+  // It used to hang: the request already owned the operation that was never started, and waited
+  // for it while the exception unwound.
+  const ccl::Group w = ccl::world();
+  if ((w.size() & (w.size() - 1)) == 0) return;  // recursive doubling applies to powers of two
+  ccl::set_override(ccl::CollKind::concat, "recursive_doubling");
+  std::vector<I64> in(2, w.rank()), out(2 * static_cast<std::size_t>(w.size()));
+  EXPECT_THROW(ccl::iconcat(w, in, out), ccl::Error);
+  EXPECT_THROW(ccl::concat(w, in, out), ccl::Error);
+  ccl::set_override(ccl::CollKind::concat, "");
+  ccl::concat(w, in, out);  // and the group still works
+  for (int r = 0; r < w.size(); ++r) EXPECT_EQ(out[2 * static_cast<std::size_t>(r)], r);
 }
 
 TEST(MpiNonblocking, RequestDestroyedWhilePendingCompletes) {

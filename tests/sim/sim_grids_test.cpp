@@ -12,6 +12,7 @@
 #include "ccl/grids/grid2d.hpp"
 #include "ccl/grids/hypercube.hpp"
 #include "ccl/grids/torus.hpp"
+#include "ccl/selection.hpp"
 #include "ccl/sim.hpp"
 
 using ccl::grids::Cartesian;
@@ -107,5 +108,37 @@ TEST(SimGrids, TorusLinesAndSlabs) {
       for (int r = 0; r < P; ++r) grid_checks::expect_sub_group(slabs[static_cast<std::size_t>(r)], r, all, shape, slab_flags);
       for (auto& run : runners(slabs)) cases::concat(run, 1);
     }
+  }
+}
+
+TEST(SimGrids, TorusQcdocAllgatherIsCorrectAndCostsWhatItStates) {
+  // On tori of every kind: odd and even rings, size-2 dimensions (both links reach one
+  // neighbour), unequal dimensions, a size-1 dimension, and QCDOC's 2x2x2xLxMxN form.
+  ccl::set_override(ccl::CollKind::concat, "");
+  for (const char* text : {"5", "6", "4x4", "3x5", "2x4", "2x2x2", "4x4x4", "3x3x3", "1x4x3", "2x2x2x4x4x4",
+                           "6x6x6"}) {
+    const Cartesian shape = Cartesian::parse(text);
+    const int P = shape.size();
+    ccl::sim::World world(P);
+    const auto w = world.world_groups();
+    for (const auto& g : w) ccl::grids::Torus(g, shape);
+    ccl::set_override(ccl::CollKind::concat, "torus_qcdoc");
+    for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{8}}) {
+      SimRunner run{w};
+      cases::concat(run, n);
+      ccl::Cost measured;
+      for (int r = 0; r < P; ++r) measured = longest(measured, world.statistics(r).last_critical_path);
+      ccl::Shape s;
+      s.kind = ccl::CollKind::concat;
+      s.size = P;
+      s.elem = sizeof(std::int64_t);
+      s.count = n;
+      s.torus.assign(shape.dims().begin(), shape.dims().end());
+      const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, "torus_qcdoc");
+      ASSERT_NE(a, nullptr);
+      EXPECT_EQ(measured, a->cost(s, {})) << text << ", " << n << " elements: measured " << measured.str();
+      EXPECT_EQ(world.statistics(0).of(ccl::CollKind::concat).algorithm, "torus_qcdoc");
+    }
+    ccl::set_override(ccl::CollKind::concat, "");
   }
 }

@@ -57,6 +57,11 @@ struct Choice {
 CollKind base_kind(CollKind k);
 
 std::span<const Algorithm* const> catalog();
+// Adds an algorithm defined outside comm/ (grids/ adds the torus allgathers); the object must
+// outlive every use. Every process that may run a collective of its kind on a group where its
+// candidates apply must add it, before such a call. Adding the same object again does nothing;
+// another algorithm of the same kind and name is an error.
+void register_algorithm(const Algorithm* a);
 // The algorithm of that name serving kind k (or its base kind), or nullptr.
 const Algorithm* find_algorithm(CollKind k, std::string_view name);
 

@@ -35,6 +35,12 @@ class Group {
   int rank_of_world(int world_rank) const;  // group rank of a world rank, or -1
   const std::string& label() const;
   const Pgid& pgid() const;
+  // The group laid out as a torus d0 x ... x d(k-1), ranks in row-major order (last dimension
+  // fastest): declared alike by every member (ccl::grids::Torus does it), after which concat may
+  // choose a torus-aware algorithm. Empty when none; set_torus throws ccl::Error unless the
+  // dimensions are at least 1 and multiply to size().
+  std::span<const int> torus() const;
+  void set_torus(std::vector<int> dims) const;
 
   detail::GroupState& state() const {
     if (!state_) [[unlikely]] empty_handle();

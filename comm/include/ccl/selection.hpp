@@ -93,8 +93,10 @@ std::string selection_reason(const Shape& shape);
 void set_override(CollKind kind, std::string_view spec);
 Choice parse_choice(CollKind kind, std::string_view spec);
 
-// Changes whenever the model or an override changes: cached schedules older than it are stale.
+// Changes whenever the model, an override, the catalog or a group's layout changes: cached
+// schedules older than it are stale.
 unsigned selection_epoch();
+void note_catalog_change();
 
 // Build the schedule of the selected choice.
 Schedule build_schedule(const Shape& shape);

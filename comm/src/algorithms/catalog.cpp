@@ -1,9 +1,12 @@
-// The algorithm catalog: every algorithm the selector may choose from, one line each. Order
-// breaks ties in predicted cost: among equals, the algorithm with fewer local copies comes first
-// (ring concat keeps blocks in place where Bruck rotates; linear scatter/gather forward nothing).
+// The algorithm catalog: every algorithm the selector may choose from, one line each, then those
+// other libraries add (register_algorithm). Order breaks ties in predicted cost: among equals,
+// the algorithm with fewer local copies comes first (ring concat keeps blocks in place where
+// Bruck rotates; linear scatter/gather forward nothing).
 #include <array>
+#include <vector>
 
 #include "ccl/error.hpp"
+#include "ccl/selection.hpp"
 #include "common.hpp"
 
 namespace ccl {
@@ -53,10 +56,27 @@ CollKind base_kind(CollKind k) {
   }
 }
 
-std::span<const Algorithm* const> catalog() { return kCatalog; }
+namespace {
+std::vector<const Algorithm*>& all_algorithms() {
+  static std::vector<const Algorithm*> all(kCatalog.begin(), kCatalog.end());
+  return all;
+}
+}  // namespace
+
+std::span<const Algorithm* const> catalog() { return all_algorithms(); }
+
+void register_algorithm(const Algorithm* a) {
+  if (find_algorithm(a->kind, a->name) == a) return;
+  if (find_algorithm(a->kind, a->name) != nullptr) {
+    throw Error("ccl: a " + std::string(name(a->kind)) + " algorithm named '" + std::string(a->name) +
+                "' is already in the catalog");
+  }
+  all_algorithms().push_back(a);
+  note_catalog_change();
+}
 
 const Algorithm* find_algorithm(CollKind k, std::string_view name) {
-  for (const Algorithm* a : kCatalog) {
+  for (const Algorithm* a : all_algorithms()) {
     if (a->kind == base_kind(k) && a->name == name) return a;
   }
   return nullptr;

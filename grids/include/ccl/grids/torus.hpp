@@ -25,7 +25,9 @@ Cartesian torus_shape(std::string_view text, int size, int ndims = 3);
 
 class Torus {
  public:
-  // No communication; shape.size() must be g.size().
+  // No communication; shape.size() must be g.size(). Declares the layout on g (Group::set_torus)
+  // and adds the torus algorithms to ccl's catalog, so that concat on g may choose them: every
+  // member constructs its Torus before the group's next concat.
   Torus(const Group& g, Cartesian shape);
 
   const Group& group() const { return group_; }
