@@ -1,5 +1,4 @@
-// The torus-aware algorithms grids/ adds to ccl's catalog, and the call that adds them (made by
-// every Torus, so that every member of a torus group has them before its first concat).
+// The torus-aware algorithms grids/ adds to ccl's catalog (register_torus_algorithms, torus.hpp).
 #pragma once
 
 #include "ccl/algorithm.hpp"
@@ -7,7 +6,5 @@
 namespace ccl::grids {
 
 extern const Algorithm concat_torus_qcdoc;
-
-void register_torus_algorithms();
 
 }  // namespace ccl::grids

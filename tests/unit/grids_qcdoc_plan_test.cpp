@@ -5,7 +5,10 @@
 
 #include <map>
 
+#include "ccl/algorithm.hpp"
 #include "ccl/grids/qcdoc_plan.hpp"
+#include "ccl/grids/torus.hpp"
+#include "ccl/grids/torus_report.hpp"
 
 using ccl::grids::Cartesian;
 using ccl::grids::QcdocPlan;
@@ -84,5 +87,37 @@ TEST(GridsQcdocPlan, EveryStepUsesEveryLinkOfARegularTorus) {
     std::vector<bool> used(static_cast<std::size_t>(plan.links()), false);
     for (const auto& p : plan.arrivals(s)) used[static_cast<std::size_t>(p.link.index())] = true;
     EXPECT_EQ(std::count(used.begin(), used.end(), true), plan.links()) << "step " << s;
+  }
+}
+
+TEST(GridsQcdocPlan, TheSchedulesRoundsCarryThePlan) {
+  // ccl-torus reads its table from the schedule: per round, the distinct blocks it unpacks must
+  // be the brute-force counts, and a node must receive (P − 1) blocks' worth of bytes.
+  ccl::grids::register_torus_algorithms();
+  const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, "torus_qcdoc");
+  ASSERT_NE(a, nullptr);
+  for (const char* text : {"4x4", "5", "3x5x4", "2x2x2x4x4x4", "6x6x6", "1x4x1x3"}) {
+    const Cartesian t = Cartesian::parse(text);
+    const QcdocPlan plan(t);
+    for (int rank : {0, t.size() / 2, t.size() - 1}) {
+      ccl::Shape s;
+      s.kind = ccl::CollKind::concat;
+      s.size = t.size();
+      s.rank = rank;
+      s.elem = 1;
+      s.count = 1000;
+      s.torus.assign(t.dims().begin(), t.dims().end());
+      const auto steps = ccl::grids::tally_steps(a->build(s, {}), s.count);
+      std::vector<int> blocks;
+      std::size_t bytes = 0;
+      for (const auto& st : steps) {
+        blocks.push_back(st.blocks);
+        bytes += st.bytes;
+      }
+      std::vector<int> expected = brute_force_blocks(t, plan.group_steps(), plan.steps());
+      std::erase(expected, 0);  // a step that receives nothing has no round
+      EXPECT_EQ(blocks, expected) << text << ", member " << rank;
+      EXPECT_EQ(bytes, static_cast<std::size_t>(t.size() - 1) * s.count) << text;
+    }
   }
 }

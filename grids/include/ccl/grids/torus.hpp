@@ -23,6 +23,10 @@ namespace ccl::grids {
 // when the parsed shape does not hold exactly `size` members, saying both numbers.
 Cartesian torus_shape(std::string_view text, int size, int ndims = 3);
 
+// Adds the torus algorithms (concat: torus_qcdoc) to ccl's catalog; Torus does it itself. Tools
+// that only build or price schedules call it directly.
+void register_torus_algorithms();
+
 class Torus {
  public:
   // No communication; shape.size() must be g.size(). Declares the layout on g (Group::set_torus)
