@@ -8,9 +8,11 @@
 // the two links frees first.
 //
 // The members' schedules (one per member, built by the algorithm as the simulator would run
-// them) are read for their sends only, round by round; rounds run in lockstep: a round's messages
-// all leave when the previous round's last one has arrived. Data is not moved: sizes are enough,
-// so thousands of members with megabytes each are cheap.
+// them) are read for their transfers: a member's round starts when every transfer of its
+// previous round has completed (its receives arrived, its sends delivered), and its messages
+// then all leave at once; receives match sends in order per pair of members, as on MPI. Data is
+// not moved: sizes are enough, so thousands of members with megabytes each are cheap (the
+// schedules are built one at a time; what is kept is their sends, peers and sizes).
 #pragma once
 
 #include <cstddef>
