@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
       std::printf("%-16s %6d nodes:", torus.str().c_str(), torus.size());
       double best = 0;
       std::string best_name;
-      for (const char* name : {"ring", "bruck", "recursive_doubling", "torus_qcdoc"}) {
+      for (const char* name : {"ring", "bruck", "recursive_doubling", "torus_qcdoc", "torus_multilink"}) {
         const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, name);
         ccl::Shape s;
         s.kind = ccl::CollKind::concat;

@@ -1,9 +1,11 @@
-// ccl-torus plan SHAPE: what the QCDOC allgather does on a torus, read from its schedule (that of
-// member 0; every member's is the same, translated): per step the blocks a node receives, the
-// links in use and the bytes on the busiest one, and the time on a torus network where all links
-// run at once, against the bound t = s·x / n_channels + n_hops·L of the paper.
+// ccl-torus plan SHAPE: what a torus allgather (the QCDOC scheme, or the multi-link one) does on
+// a torus, read from its schedule (that of member 0; every member's is the same, translated): per
+// step the blocks a node receives, the links in use and the bytes on the busiest one, and the
+// time on a torus network where all links run at once, against the bound t = s·x / n_channels +
+// n_hops·L of the paper.
 //
-//   ccl-torus plan 6x6x6x6x6x6 [--block-bytes N] [--latency SECONDS] [--link-bandwidth BYTES/S]
+//   ccl-torus plan 6x6x6x6x6x6 [--scheme qcdoc|multilink] [--block-bytes N] [--latency SECONDS]
+//                              [--link-bandwidth BYTES/S]
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -19,14 +21,16 @@ namespace {
 
 struct Options {
   std::string shape;
+  std::string scheme = "qcdoc";
   std::size_t block_bytes = 1 << 20;
   double latency = 660e-9;    // the paper's estimate with a minimal software layer
   double bandwidth = 500e6;   // bytes/s per link and direction
 };
 
 const char* kUsage =
-    "usage: ccl-torus plan SHAPE [--block-bytes N] [--latency SECONDS] [--link-bandwidth BYTES/S]\n"
-    "  SHAPE like 6x6x6x6x6x6; defaults: 1 MiB blocks, 660 ns, 500 MB/s per link";
+    "usage: ccl-torus plan SHAPE [--scheme qcdoc|multilink] [--block-bytes N] [--latency SECONDS]\n"
+    "                            [--link-bandwidth BYTES/S]\n"
+    "  SHAPE like 6x6x6x6x6x6; defaults: qcdoc, 1 MiB blocks, 660 ns, 500 MB/s per link";
 
 Options parse(int argc, char** argv) {
   if (argc < 3 || std::string(argv[1]) != "plan") throw ccl::Error(kUsage);
@@ -36,6 +40,11 @@ Options parse(int argc, char** argv) {
     const std::string a = argv[i];
     if (i + 1 >= argc) throw ccl::Error("ccl-torus: " + a + " needs a value\n" + kUsage);
     const std::string v = argv[++i];
+    if (a == "--scheme") {
+      if (v != "qcdoc" && v != "multilink") throw ccl::Error("ccl-torus: --scheme " + v + ": use qcdoc or multilink");
+      o.scheme = v;
+      continue;
+    }
     char* end = nullptr;
     const double x = std::strtod(v.c_str(), &end);
     if (end == v.c_str() || *end != '\0' || !(x > 0)) {
@@ -61,7 +70,7 @@ int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
     const ccl::grids::Cartesian torus = ccl::grids::Cartesian::parse(o.shape);
     ccl::grids::register_torus_algorithms();
-    const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, "torus_qcdoc");
+    const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, "torus_" + o.scheme);
     ccl::Shape s;
     s.kind = ccl::CollKind::concat;
     s.size = torus.size();
@@ -75,8 +84,9 @@ int main(int argc, char** argv) {
       if (d > 1) links += 2;
       diameter += d / 2;
     }
-    std::printf("ccl-torus plan %s: %d nodes, %d links per node, diameter %d; QCDOC scheme: %zu steps\n",
-                torus.str().c_str(), torus.size(), links, diameter, steps.size());
+    std::printf("ccl-torus plan %s: %d nodes, %d links per node, diameter %d; %s scheme: %zu steps\n",
+                torus.str().c_str(), torus.size(), links, diameter, o.scheme == "qcdoc" ? "QCDOC" : "multi-link",
+                steps.size());
     std::printf("block %zu B per node, link %.3g B/s per direction, latency %.3g s\n\n", o.block_bytes,
                 o.bandwidth, o.latency);
     std::printf("%5s %9s %6s %16s %16s %12s\n", "step", "blocks", "links", "busiest link [B]",

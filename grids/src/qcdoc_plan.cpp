@@ -4,40 +4,14 @@
 
 namespace ccl::grids {
 
-int QcdocPlan::distance(int d, int delta) const {
-  const int t = torus_.dim(d);
-  const int m = ((delta % t) + t) % t;
-  return std::min(m, t - m);
-}
-
-bool QcdocPlan::antipodal(int d, int delta) const {
-  const int t = torus_.dim(d);
-  return t % 2 == 0 && ((delta % t) + t) % t == t / 2;
-}
-
-QcdocPlan::QcdocPlan(const Cartesian& torus) : torus_(torus) {
+QcdocPlan::QcdocPlan(const Cartesian& torus) : TorusPlan(torus) {
   const int k = torus_.ndims();
-  int active = 0;
   for (int d = 0; d < k; ++d) {
-    if (torus_.dim(d) > 1) {
-      ++active;
-      group_steps_ = std::max(group_steps_, torus_.dim(d) / 2);
-    }
+    if (torus_.dim(d) > 1) group_steps_ = std::max(group_steps_, torus_.dim(d) / 2);
   }
-  links_ = 2 * active;
-  arrivals_.assign(static_cast<std::size_t>(active * group_steps_), {});
+  arrivals_.assign(static_cast<std::size_t>(links_ / 2 * group_steps_), {});
   blocks_.assign(arrivals_.size(), 0);
-  // Every origin other than the receiver itself, by its displacement; the receiver is taken as
-  // the origin of coordinates, so the displacement of origin o is −coords(o), read the short way.
-  for (int o = 1; o < torus_.size(); ++o) {
-    std::vector<int> displacement = torus_.coords(o);
-    for (int d = 0; d < k; ++d) {
-      int& x = displacement[static_cast<std::size_t>(d)];
-      x = -x;
-      const int t = torus_.dim(d);
-      x = ((x % t) + t) % t;
-      if (x > t / 2) x -= t;  // (−t/2, t/2]: antipodal ones read as +t/2
-    }
+  for (const std::vector<int>& displacement : displacements()) {
     int nonzero = 0, smallest = 0;
     for (int d = 0; d < k; ++d) {
       const int a = distance(d, displacement[static_cast<std::size_t>(d)]);

@@ -30,7 +30,15 @@ Cartesian torus_shape(std::string_view text, int size, int ndims) {
   return shape;
 }
 
-void register_torus_algorithms() { register_algorithm(&concat_torus_qcdoc); }
+void register_torus_algorithms() {
+  register_algorithm(&concat_torus_qcdoc);
+  register_algorithm(&concat_torus_multilink);
+}
+
+std::vector<Params> torus_candidates(const Shape& s) {
+  if (s.kind != CollKind::concat || s.torus.empty()) return {};
+  return {Params{}};
+}
 
 Torus::Torus(const Group& g, Cartesian shape) : group_(g), shape_(std::move(shape)) {
   if (shape_.size() != g.size()) {

@@ -6,5 +6,9 @@
 namespace ccl::grids {
 
 extern const Algorithm concat_torus_qcdoc;
+extern const Algorithm concat_torus_multilink;
+
+// Concat on a group declared as a torus (Shape::torus): the torus algorithms apply there only.
+std::vector<Params> torus_candidates(const Shape& s);
 
 }  // namespace ccl::grids

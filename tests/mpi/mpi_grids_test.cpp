@@ -80,19 +80,21 @@ TEST(MpiGrids, TorusLinesSlabsAndNeighbours) {
   }
 }
 
-TEST(MpiGrids, TorusQcdocAllgather) {
-  // The balanced torus of every size, and on 8 ranks 2x2x2 (three dimensions of size 2: both
-  // links of each reach one neighbour), 2x4 and a ring of 8.
+TEST(MpiGrids, TorusAllgathers) {
+  // The QCDOC and multi-link schemes on the balanced tori of every size, and on 8 ranks 2x2x2
+  // (three dimensions of size 2: both links of each reach one neighbour), 2x4 and a ring of 8.
   const ccl::Group w = ccl::world();
   std::vector<std::string> shapes{ccl::grids::torus_shape("", w.size(), 3).str(),
                                   ccl::grids::torus_shape("", w.size(), 2).str()};
   if (w.size() == 8) shapes.insert(shapes.end(), {"2x2x2", "2x4", "8"});
   for (const std::string& text : shapes) {
     const ccl::grids::Torus t(w, ccl::grids::torus_shape(text, w.size()));
-    ccl::set_override(ccl::CollKind::concat, "torus_qcdoc");
-    MpiRunner run{w};
-    for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{3000}}) cases::concat(run, n);
-    ccl::set_override(ccl::CollKind::concat, "");
-    EXPECT_EQ(ccl::statistics().of(ccl::CollKind::concat).algorithm, "torus_qcdoc") << text;
+    for (const char* name : {"torus_qcdoc", "torus_multilink"}) {
+      ccl::set_override(ccl::CollKind::concat, name);
+      MpiRunner run{w};
+      for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{3000}}) cases::concat(run, n);
+      ccl::set_override(ccl::CollKind::concat, "");
+      EXPECT_EQ(ccl::statistics().of(ccl::CollKind::concat).algorithm, name) << text;
+    }
   }
 }

@@ -111,9 +111,10 @@ TEST(SimGrids, TorusLinesAndSlabs) {
   }
 }
 
-TEST(SimGrids, TorusQcdocAllgatherIsCorrectAndCostsWhatItStates) {
-  // On tori of every kind: odd and even rings, size-2 dimensions (both links reach one
-  // neighbour), unequal dimensions, a size-1 dimension, and QCDOC's 2x2x2xLxMxN form.
+TEST(SimGrids, TorusAllgathersAreCorrectAndCostWhatTheyState) {
+  // The QCDOC and the multi-link schemes on tori of every kind: odd and even rings, size-2
+  // dimensions (both links reach one neighbour), unequal dimensions, a size-1 dimension, and
+  // QCDOC's 2x2x2xLxMxN form.
   ccl::set_override(ccl::CollKind::concat, "");
   for (const char* text : {"5", "6", "4x4", "3x5", "2x4", "2x2x2", "4x4x4", "3x3x3", "1x4x3", "2x2x2x4x4x4",
                            "6x6x6"}) {
@@ -122,7 +123,8 @@ TEST(SimGrids, TorusQcdocAllgatherIsCorrectAndCostsWhatItStates) {
     ccl::sim::World world(P);
     const auto w = world.world_groups();
     for (const auto& g : w) ccl::grids::Torus(g, shape);
-    ccl::set_override(ccl::CollKind::concat, "torus_qcdoc");
+    for (const char* name : {"torus_qcdoc", "torus_multilink"}) {
+    ccl::set_override(ccl::CollKind::concat, name);
     for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{8}}) {
       SimRunner run{w};
       cases::concat(run, n);
@@ -134,11 +136,12 @@ TEST(SimGrids, TorusQcdocAllgatherIsCorrectAndCostsWhatItStates) {
       s.elem = sizeof(std::int64_t);
       s.count = n;
       s.torus.assign(shape.dims().begin(), shape.dims().end());
-      const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, "torus_qcdoc");
+      const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, name);
       ASSERT_NE(a, nullptr);
-      EXPECT_EQ(measured, a->cost(s, {})) << text << ", " << n << " elements: measured " << measured.str();
-      EXPECT_EQ(world.statistics(0).of(ccl::CollKind::concat).algorithm, "torus_qcdoc");
+      EXPECT_EQ(measured, a->cost(s, {})) << name << " " << text << ", " << n << " elements: measured " << measured.str();
+      EXPECT_EQ(world.statistics(0).of(ccl::CollKind::concat).algorithm, name);
     }
     ccl::set_override(ccl::CollKind::concat, "");
+    }
   }
 }

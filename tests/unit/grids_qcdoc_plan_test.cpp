@@ -6,6 +6,7 @@
 #include <map>
 
 #include "ccl/algorithm.hpp"
+#include "ccl/grids/multilink_plan.hpp"
 #include "ccl/grids/qcdoc_plan.hpp"
 #include "ccl/grids/torus.hpp"
 #include "ccl/grids/torus_report.hpp"
@@ -90,15 +91,17 @@ TEST(GridsQcdocPlan, EveryStepUsesEveryLinkOfARegularTorus) {
   }
 }
 
-TEST(GridsQcdocPlan, TheSchedulesRoundsCarryThePlan) {
+TEST(GridsTorusPlans, TheSchedulesRoundsCarryThePlan) {
   // ccl-torus reads its table from the schedule: per round, the distinct blocks it unpacks must
   // be the brute-force counts, and a node must receive (P − 1) blocks' worth of bytes.
   ccl::grids::register_torus_algorithms();
-  const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, "torus_qcdoc");
+  for (const char* name : {"torus_qcdoc", "torus_multilink"}) {
+  const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, name);
   ASSERT_NE(a, nullptr);
   for (const char* text : {"4x4", "5", "3x5x4", "2x2x2x4x4x4", "6x6x6", "1x4x1x3"}) {
     const Cartesian t = Cartesian::parse(text);
     const QcdocPlan plan(t);
+    const ccl::grids::MultilinkPlan multilink(t);
     for (int rank : {0, t.size() / 2, t.size() - 1}) {
       ccl::Shape s;
       s.kind = ccl::CollKind::concat;
@@ -114,10 +117,62 @@ TEST(GridsQcdocPlan, TheSchedulesRoundsCarryThePlan) {
         blocks.push_back(st.blocks);
         bytes += st.bytes;
       }
-      std::vector<int> expected = brute_force_blocks(t, plan.group_steps(), plan.steps());
+      std::vector<int> expected;
+      if (std::string(name) == "torus_qcdoc") {
+        expected = brute_force_blocks(t, plan.group_steps(), plan.steps());
+      } else {
+        for (int st = 0; st < multilink.steps(); ++st) expected.push_back(multilink.blocks(st));
+      }
       std::erase(expected, 0);  // a step that receives nothing has no round
-      EXPECT_EQ(blocks, expected) << text << ", member " << rank;
+      EXPECT_EQ(blocks, expected) << name << " " << text << ", member " << rank;
       EXPECT_EQ(bytes, static_cast<std::size_t>(t.size() - 1) * s.count) << text;
     }
+  }
+  }
+}
+
+TEST(GridsMultilinkPlan, EveryBlockAtItsHopDistanceWholeOnceFromANodeThatHasIt) {
+  for (const char* text : {"4x4", "5", "6", "3x5x4", "2x2x2x4x4x4", "4x4x8", "2x6", "1x4x1x3", "2x2x2x6x6x6"}) {
+    const Cartesian t = Cartesian::parse(text);
+    const ccl::grids::MultilinkPlan plan(t);
+    auto hops = [&](const std::vector<int>& x) {
+      int h = 0;
+      for (int d = 0; d < t.ndims(); ++d) h += plan.distance(d, x[static_cast<std::size_t>(d)]);
+      return h;
+    };
+    int diameter = 0;
+    for (int d : t.dims()) diameter += d / 2;
+    ASSERT_EQ(plan.steps(), diameter) << text;
+    std::map<std::vector<int>, std::uint32_t> units;
+    int blocks = 0;
+    for (int s = 0; s < plan.steps(); ++s) {
+      blocks += plan.blocks(s);
+      for (const auto& p : plan.arrivals(s)) {
+        ASSERT_EQ(hops(p.displacement), s + 1) << text;
+        std::vector<int> back = p.displacement;
+        back[static_cast<std::size_t>(p.link.dim)] -= p.link.dir;
+        EXPECT_EQ(hops(back), s) << text << ": a share from a node no nearer the origin";
+        EXPECT_EQ(units[p.displacement], p.first) << text;
+        EXPECT_EQ(p.den, ccl::grids::MultilinkPlan::kUnits);
+        units[p.displacement] += p.units;
+      }
+    }
+    EXPECT_EQ(blocks, t.size() - 1) << text;
+    EXPECT_EQ(static_cast<int>(units.size()), t.size() - 1) << text;
+    for (const auto& [d, u] : units) EXPECT_EQ(u, ccl::grids::MultilinkPlan::kUnits) << text << ": a block not whole";
+  }
+}
+
+TEST(GridsMultilinkPlan, StepsSpreadOverEveryLinkWhereTheQcdocSchemeLeavesSomeIdle) {
+  // 4x4x8: in its group steps beyond 2, the QCDOC scheme has nothing for the links of the
+  // size-4 dimensions; the multi-link plan loads the busiest link of each step no more than
+  // (blocks of the step) / (links) + the rounding of one block.
+  const Cartesian t = Cartesian::parse("4x4x8");
+  const ccl::grids::MultilinkPlan plan(t);
+  for (int s = 1; s < plan.steps() - 1; ++s) {
+    std::vector<double> load(6, 0);
+    for (const auto& p : plan.arrivals(s)) load[static_cast<std::size_t>(p.link.index())] += double(p.units) / p.den;
+    const double busiest = *std::max_element(load.begin(), load.end());
+    EXPECT_LE(busiest, plan.blocks(s) / 6.0 + 1.0) << "step " << s;
   }
 }

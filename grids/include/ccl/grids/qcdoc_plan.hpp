@@ -1,6 +1,4 @@
-// The QCDOC allgather (Deng, Glimm, Davenport) on a torus, as a plan relative to the receiving
-// node: every node does the same, translated. It is what the torus allgather schedule is built
-// from, one round per step.
+// The QCDOC allgather (Deng, Glimm, Davenport) on a torus, as a plan (torus_plan.hpp).
 //
 // Steps come in groups, one per dimension, of R = max ⌊d_i/2⌋ steps each; in every step a node
 // receives on each of its 2k links (the + and − link of every dimension of size > 1). A block
@@ -22,55 +20,17 @@
 //   quarters over all four links. 4 + 2 + 8 + 1 = 15 blocks.
 #pragma once
 
-#include <cstdint>
-#include <vector>
-
-#include "ccl/grids/cartesian.hpp"
+#include "ccl/grids/torus_plan.hpp"
 
 namespace ccl::grids {
 
-// A link of a node: dimension and direction of travel (+1: data moves to higher coordinates,
-// so it arrives from the neighbour below).
-struct Link {
-  int dim = 0;
-  int dir = +1;
-  int index() const { return 2 * dim + (dir > 0 ? 0 : 1); }
-  friend bool operator==(const Link&, const Link&) = default;
-};
-
-// One share of a block arriving at a node: from the origin at `displacement` before it (origin =
-// receiver − displacement), the units [first, first + units) of the block cut into `den` equal
-// units, through `link`.
-struct Piece {
-  std::vector<int> displacement;
-  Link link;
-  std::uint32_t first = 0, units = 0, den = 1;
-};
-
-class QcdocPlan {
+class QcdocPlan : public TorusPlan {
  public:
   explicit QcdocPlan(const Cartesian& torus);
-
-  const Cartesian& torus() const { return torus_; }
-  int steps() const { return static_cast<int>(arrivals_.size()); }
   int group_steps() const { return group_steps_; }  // R
-  int links() const { return links_; }              // 2 per dimension of size > 1
-
-  // What a node receives at step s (0-based), in a fixed order both ends agree on.
-  const std::vector<Piece>& arrivals(int step) const { return arrivals_[static_cast<std::size_t>(step)]; }
-  // Blocks a node receives at step s (a block in shares counts once).
-  int blocks(int step) const { return blocks_[static_cast<std::size_t>(step)]; }
-  // The shortest-way distance of a coordinate difference in dimension d, and whether both
-  // directions reach it.
-  int distance(int d, int delta) const;
-  bool antipodal(int d, int delta) const;
 
  private:
-  Cartesian torus_;
   int group_steps_ = 0;
-  int links_ = 0;
-  std::vector<std::vector<Piece>> arrivals_;
-  std::vector<int> blocks_;
 };
 
 }  // namespace ccl::grids

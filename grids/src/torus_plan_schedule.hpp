@@ -1,0 +1,22 @@
+// Any torus allgather plan (torus_plan.hpp) as a ccl schedule, and its cost. One round per step:
+// a node packs, for each link, the shares the neighbour at its far end gets through it, sends
+// one message per link and receives one per link; the next round first unpacks what came into
+// place in the receive buffer. Every member's schedule is the same, translated.
+//
+// Cost for k' dimensions of size > 1: per round, up to 2k' messages leave one after another and
+// arrive through one receive port (the simulator's one-port clock, followed exactly: all members
+// advance alike, so a message's departure time is the sender's clock after that send).
+#pragma once
+
+#include <string_view>
+
+#include "ccl/algorithm.hpp"
+#include "ccl/grids/torus_plan.hpp"
+
+namespace ccl::grids {
+
+// s.count·s.elem bytes per block (concat); s.rank is the member the schedule is for.
+Schedule build_from_plan(const TorusPlan& plan, const Shape& s, std::string_view algorithm);
+Cost cost_of_plan(const TorusPlan& plan, const Shape& s);
+
+}  // namespace ccl::grids
