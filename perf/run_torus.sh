@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Allgather on simulated tori under the torus network model: ring, Bruck, recursive doubling and
-# the QCDOC scheme on 4x4x4, 8x8x8, 6x6x6x6, 4x4x8 and 2x2x2x10x10x10 at 1 MiB per node, as a
-# fraction of the paper's bound. Writes perf/results/torus.csv and torus.png; prints one line
-# per torus and a summary. A few minutes (the 8000-node ring moves 64 million messages).
+# Allgather on simulated tori under the torus network model: ring, Bruck, recursive doubling, the
+# QCDOC scheme and the multi-link one on 4x4x4, 8x8x8, 6x6x6x6, 4x4x8 and 2x2x2x10x10x10 at 1 MiB
+# per node, as a fraction of the paper's bound. Writes perf/results/torus.csv and torus.png;
+# prints one line per torus and a summary. A few minutes (the 8000-node ring moves 64 million
+# messages).
 #   perf/run_torus.sh [extra ccl-bench-torus options]
 set -euo pipefail
 source "$(dirname "$0")/../scripts/common.sh"
