@@ -107,7 +107,7 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
   const std::vector<std::size_t> ladder =
       quick ? std::vector<std::size_t>{4 << 10, 32 << 10}
             : std::vector<std::size_t>{1 << 10, 8 << 10, 32 << 10, 256 << 10, 1 << 20, 4 << 20};
-  const ccl::MachineModel plain{m.alpha, m.beta, m.gamma, m.source, {}};
+  const ccl::MachineModel plain{m.alpha, m.beta, m.gamma, m.source, {}, m.concurrent_links};
   std::vector<Point> points;
   std::size_t largest = 1;
   for (const ccl::Algorithm* a : ccl::catalog()) {

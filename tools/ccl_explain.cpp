@@ -3,14 +3,20 @@
 // predicted time under the machine model, least first, and marks the choice.
 //
 //   ccl-explain --coll concat --np 12 --bytes 65536 [--root R] [--elem 8]
-//               [--noncommutative] [--model FILE] [--all]
+//               [--noncommutative] [--torus 3x2x2] [--model FILE] [--all]
+// --torus: the group is laid out as that torus (as grids::Torus declares it), so that the torus
+// allgathers are candidates for concat; with a model whose links run at once ("links
+// concurrent") they are weighed by their multi-port cost.
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ccl/algorithm.hpp"
 #include "ccl/error.hpp"
+#include "ccl/grids/cartesian.hpp"
+#include "ccl/grids/torus.hpp"
 #include "ccl/selection.hpp"
 
 namespace {
@@ -19,7 +25,7 @@ namespace {
   std::fprintf(stderr,
                "ccl-explain: %s\n"
                "usage: ccl-explain --coll NAME --np N --bytes B [--root R] [--elem E] "
-               "[--noncommutative] [--model FILE] [--all]\n"
+               "[--noncommutative] [--torus SHAPE] [--model FILE] [--all]\n"
                "  NAME: bcast reduce combine scatter gather concat index prefix shift sync\n"
                "  B: bytes per member (the vector, or one member's block)\n",
                problem.c_str());
@@ -39,7 +45,7 @@ int main(int argc, char** argv) {
   std::optional<ccl::CollKind> kind;
   long np = -1, bytes = -1, root = 0, elem = 8;
   bool commutative = true, all = false;
-  std::string model_path;
+  std::string model_path, torus_text;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> const char* {
@@ -62,6 +68,8 @@ int main(int argc, char** argv) {
       elem = number(value(), a);
     } else if (a == "--model") {
       model_path = value();
+    } else if (a == "--torus") {
+      torus_text = value();
     } else if (a == "--noncommutative") {
       commutative = false;
     } else if (a == "--all") {
@@ -74,6 +82,16 @@ int main(int argc, char** argv) {
   if (elem < 1 || bytes % elem != 0) usage("--bytes must be a multiple of --elem");
   if (root >= np) usage("--root must be below --np");
   if (ccl::is_vector_form(*kind)) usage("explain the fixed-size form (concat for concatv, ...)");
+  std::vector<int> torus;
+  if (!torus_text.empty()) {
+    try {
+      const auto shape = ccl::grids::torus_shape(torus_text, static_cast<int>(np));
+      torus.assign(shape.dims().begin(), shape.dims().end());
+    } catch (const ccl::Error& e) {
+      usage(std::string("--torus: ") + e.what());
+    }
+    ccl::grids::register_torus_algorithms();
+  }
 
   try {
     if (!model_path.empty()) ccl::set_machine_model(ccl::load_machine_model(model_path));
@@ -86,6 +104,7 @@ int main(int argc, char** argv) {
     s.count = *kind == ccl::CollKind::sync ? 0 : static_cast<std::size_t>(bytes / elem);
     s.commutative = commutative;
     s.distance = 1;
+    if (*kind == ccl::CollKind::concat) s.torus = torus;
     const ccl::Choice chosen = ccl::select(s);
     const auto ranked = ccl::rank_candidates(s, model);
     std::printf("%s (%s) on %ld members, %ld bytes per member%s\n", std::string(ccl::name(*kind)).c_str(),

@@ -124,9 +124,17 @@ const Override* override_for(CollKind kind) {
   return nullptr;
 }
 
+}  // namespace
+
+Cost selection_cost(const Algorithm& a, const Shape& s, const Params& p, const MachineModel& m) {
+  return m.concurrent_links && a.multiport ? a.multiport(s, p) : a.selection_cost(s, p);
+}
+
+namespace {
+
 // One setting of an algorithm for the shape, with its cost and predicted time.
 Candidate evaluate(const Algorithm& a, Params p, const Shape& s, const MachineModel& m) {
-  const Cost c = a.selection_cost(s, p);
+  const Cost c = selection_cost(a, s, p, m);
   Choice choice{&a, std::move(p)};
   const double t = m.predict(choice, s, c);
   return Candidate{std::move(choice), c, t};
@@ -146,7 +154,7 @@ std::optional<Candidate> best_of(const Algorithm& a, const Shape& s, const Machi
 
 MachineModel default_machine_model() {
   // Measured on the 2-core development machine with ccl-calibrate (Open MPI 4.1, vader).
-  return MachineModel{8.8e-7, 1.12e-10, 8.5e-11, "built-in default", {}};
+  return MachineModel{8.8e-7, 1.12e-10, 8.5e-11, "built-in default", {}, false};
 }
 
 std::string MachineModel::profile_key(const Choice& choice) {
@@ -255,6 +263,15 @@ MachineModel load_machine_model(const std::string& path) {
       read_profile(words, m, path + ":" + std::to_string(no));
       continue;
     }
+    if (line.rfind("links", 0) == 0) {
+      std::string how, extra;
+      words >> key >> how;
+      if ((how != "concurrent" && how != "one-port") || (words >> extra)) {
+        throw Error(path + ":" + std::to_string(no) + ": expected 'links concurrent' or 'links one-port'");
+      }
+      m.concurrent_links = how == "concurrent";
+      continue;
+    }
     if (!(words >> key >> value) || value < 0) {
       throw Error(path + ":" + std::to_string(no) + ": expected 'alpha|beta|gamma <non-negative seconds>'");
     }
@@ -273,6 +290,7 @@ void save_machine_model(const MachineModel& m, const std::string& path) {
   out << "# ccl machine model: seconds per start-up, per byte sent, per byte reduced\n";
   out.precision(6);
   out << "alpha " << std::scientific << m.alpha << "\nbeta " << m.beta << "\ngamma " << m.gamma << "\n";
+  if (m.concurrent_links) out << "# a member's links to different neighbours run at once (a torus network)\nlinks concurrent\n";
   if (!m.profiles.empty()) {
     out << "# per algorithm (or segment size): profile <collective> <algorithm>[:seg=<bytes>] "
            "<bytes per member>:<measured/predicted> ...\n";

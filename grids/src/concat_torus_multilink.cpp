@@ -33,9 +33,10 @@ const MultilinkPlan& plan_of(const std::vector<int>& dims) {
 
 Schedule build(const Shape& s, const Params&) { return build_from_plan(plan_of(s.torus), s, "torus_multilink"); }
 Cost cost(const Shape& s, const Params&) { return cost_of_plan(plan_of(s.torus), s); }
+Cost multiport(const Shape& s, const Params&) { return multiport_cost_of_plan(plan_of(s.torus), s); }
 
 }  // namespace
 
-const Algorithm concat_torus_multilink{"torus_multilink", CollKind::concat, build, cost, torus_candidates};
+const Algorithm concat_torus_multilink{"torus_multilink", CollKind::concat, build, cost, torus_candidates, nullptr, multiport};
 
 }  // namespace ccl::grids

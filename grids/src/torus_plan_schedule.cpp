@@ -123,4 +123,13 @@ Cost cost_of_plan(const TorusPlan& plan, const Shape& s) {
   return clock;
 }
 
+Cost multiport_cost_of_plan(const TorusPlan& plan, const Shape& s) {
+  Cost c;
+  for (const auto& step : link_bytes(plan, s.count * s.elem)) {
+    const std::size_t busiest = *std::max_element(step.begin(), step.end());
+    if (busiest > 0) c += Cost{1, busiest, 0};
+  }
+  return c;
+}
+
 }  // namespace ccl::grids

@@ -18,5 +18,7 @@ namespace ccl::grids {
 // s.count·s.elem bytes per block (concat); s.rank is the member the schedule is for.
 Schedule build_from_plan(const TorusPlan& plan, const Shape& s, std::string_view algorithm);
 Cost cost_of_plan(const TorusPlan& plan, const Shape& s);
+// Where a member's links run at once: per step, one start-up and its busiest link's bytes.
+Cost multiport_cost_of_plan(const TorusPlan& plan, const Shape& s);
 
 }  // namespace ccl::grids

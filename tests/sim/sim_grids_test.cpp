@@ -145,3 +145,20 @@ TEST(SimGrids, TorusAllgathersAreCorrectAndCostWhatTheyState) {
     }
   }
 }
+
+TEST(SimGrids, ConcatOnATorusGroupChoosesTheMultilinkSchemeWhenLinksRunAtOnce) {
+  // No override: selection alone. On a machine whose links run at once the multi-link scheme's
+  // multi-port cost wins at 8 KiB per member; on a one-port machine it does not.
+  const Cartesian shape = Cartesian::parse("4x4x4");
+  ccl::sim::World world(shape.size());
+  const auto w = world.world_groups();
+  for (const auto& g : w) ccl::grids::Torus(g, shape);
+  ccl::set_machine_model(ccl::MachineModel{6.6e-7, 2e-9, 1e-10, "torus machine", {}, true});
+  SimRunner run{w};
+  cases::concat(run, 1024);
+  EXPECT_EQ(world.statistics(0).of(ccl::CollKind::concat).algorithm, "torus_multilink");
+  ccl::set_machine_model(ccl::MachineModel{6.6e-7, 2e-9, 1e-10, "one-port machine", {}, false});
+  cases::concat(run, 1024);
+  EXPECT_NE(world.statistics(0).of(ccl::CollKind::concat).algorithm.substr(0, 5), "torus");
+  ccl::set_machine_model(ccl::default_machine_model());
+}

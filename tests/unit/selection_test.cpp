@@ -93,10 +93,13 @@ TEST(Selection, ApiOverrideWinsAndClears) {
 
 TEST(MachineModel, SavedAndLoadedAndBadFilesNamed) {
   const std::string path = ::testing::TempDir() + "ccl_model_test.txt";
-  ccl::save_machine_model(ccl::MachineModel{1.5e-6, 2e-10, 3e-10, "", {}}, path);
+  ccl::save_machine_model(ccl::MachineModel{1.5e-6, 2e-10, 3e-10, "", {}, false}, path);
   const ccl::MachineModel m = ccl::load_machine_model(path);
   EXPECT_NEAR(m.alpha, 1.5e-6, 1e-12);
   EXPECT_NEAR(m.gamma, 3e-10, 1e-16);
+  EXPECT_FALSE(m.concurrent_links);
+  ccl::save_machine_model(ccl::MachineModel{1.5e-6, 2e-10, 3e-10, "", {}, true}, path);
+  EXPECT_TRUE(ccl::load_machine_model(path).concurrent_links);
   std::ofstream(path) << "alpha 1e-6\nbeta fast\n";
   EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":2:"), std::string::npos);
   std::ofstream(path) << "alpha 1e-6\n";
@@ -155,7 +158,7 @@ TEST(MachineModel, ProfilesScalePredictionsBySizeAndRoundTrip) {
 
   // With binomial scatter slow for long blocks on this "machine", selection turns to linear.
   ccl::Shape s = shape(ccl::CollKind::scatter, 8, 1 << 16);
-  ccl::MachineModel plain{1e-6, 1e-10, 1e-10, "test", {}};
+  ccl::MachineModel plain{1e-6, 1e-10, 1e-10, "test", {}, false};
   ccl::set_machine_model(plain);
   EXPECT_EQ(ccl::select(s).str(), "binomial");
   ccl::set_machine_model(back);
@@ -189,7 +192,7 @@ TEST(MachineModel, SegmentProfilesChooseTheSegmentSize) {
   EXPECT_EQ(ccl::MachineModel::profile_key(small), "reduce segmented_binomial:seg=8192");
   EXPECT_EQ(ccl::MachineModel::profile_key(ccl::Choice{seg, {}}), "reduce segmented_binomial");
 
-  ccl::MachineModel m{1e-6, 1e-10, 1e-10, "test", {}};
+  ccl::MachineModel m{1e-6, 1e-10, 1e-10, "test", {}, false};
   auto best_segment = [&](const ccl::MachineModel& model) {
     for (const ccl::Candidate& c : ccl::rank_candidates(s, model)) {
       if (c.choice.algorithm == seg) return c.choice.params.segment;

@@ -42,10 +42,18 @@ struct Algorithm {
   // member 0 of a chain is on to the next call while the last still receives this one. Selection
   // weighs these algorithms by it: that is their cost in a loop. Null for all others.
   Cost (*stream)(const Shape&, const Params&) = nullptr;
+  // Only for algorithms built for networks whose links run at once (the torus allgathers): per
+  // round, one start-up and the bytes of its largest message. Selection weighs them by it when
+  // the machine model says "links concurrent"; every other algorithm keeps its one-port cost.
+  Cost (*multiport)(const Shape&, const Params&) = nullptr;
 
   // What selection weighs: the stream cost where there is one, else the critical path.
   Cost selection_cost(const Shape& s, const Params& p) const { return stream ? stream(s, p) : cost(s, p); }
 };
+
+struct MachineModel;
+// The same under a machine model: the multi-port cost where the model's links run at once.
+Cost selection_cost(const Algorithm& a, const Shape& s, const Params& p, const MachineModel& m);
 
 struct Choice {
   const Algorithm* algorithm = nullptr;

@@ -48,6 +48,9 @@ struct MachineModel {
   std::string source;
   // By "<collective> <algorithm>", or "<collective> <algorithm>:seg=<bytes>" for one segment size.
   std::map<std::string, AlgorithmProfile, std::less<>> profiles;
+  // "links concurrent": a member's links to different neighbours run at once (a torus network,
+  // as on QCDOC); algorithms built for it are then weighed by their multi-port cost.
+  bool concurrent_links = false;
 
   // The plain CCL model: α·C1 + β·C2 + γ·C3.
   double predict(const Cost& c) const {
@@ -67,7 +70,8 @@ struct MachineModel {
 };
 
 MachineModel default_machine_model();
-// Reads "alpha <s>", "beta <s/byte>", "gamma <s/byte>" lines and any number of
+// Reads "alpha <s>", "beta <s/byte>", "gamma <s/byte>" lines, an optional "links concurrent"
+// (or "links one-port", the default) and any number of
 // "profile <collective> <algorithm>[:seg=<bytes>] <bytes>:<ratio> ..." lines; errors name
 // file:line.
 MachineModel load_machine_model(const std::string& path);
