@@ -14,17 +14,17 @@ struct Buffers {
   std::vector<double> send, recv;
 };
 
-void run_once(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t count) {
+void run_once(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t count, int root) {
   const std::size_t n = static_cast<std::size_t>(w.size());
   auto sv = [&](std::size_t len) { return std::span<const double>(b.send.data(), len); };
   auto rv = [&](std::size_t len) { return std::span<double>(b.recv.data(), len); };
   using K = ccl::CollKind;
   switch (k) {
-    case K::bcast: ccl::bcast(w, rv(count), 0); break;
-    case K::reduce: ccl::reduce(w, sv(count), rv(count), ccl::sum, 0); break;
+    case K::bcast: ccl::bcast(w, rv(count), root); break;
+    case K::reduce: ccl::reduce(w, sv(count), rv(count), ccl::sum, root); break;
     case K::combine: ccl::combine(w, sv(count), rv(count), ccl::sum); break;
-    case K::scatter: ccl::scatter(w, sv(count * n), rv(count), 0); break;
-    case K::gather: ccl::gather(w, sv(count), rv(count * n), 0); break;
+    case K::scatter: ccl::scatter(w, sv(count * n), rv(count), root); break;
+    case K::gather: ccl::gather(w, sv(count), rv(count * n), root); break;
     case K::concat: ccl::concat(w, sv(count), rv(count * n)); break;
     case K::index: ccl::index(w, sv(count * n), rv(count * n)); break;
     case K::prefix: ccl::prefix(w, sv(count), rv(count), ccl::sum); break;
@@ -35,14 +35,21 @@ void run_once(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t coun
 }
 
 // This member's seconds per call in each of `reps` repetitions of `iters` calls. No other
-// collective of kind k runs meanwhile: the override under test may not apply to it.
-std::vector<double> per_call(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t count, int iters, int reps) {
-  run_once(k, w, b, count);  // warm: schedule built, pages touched
+// collective of kind k runs meanwhile: the override under test may not apply to it. Rooted
+// collectives take turns with the first and the last member as root: which member is the root
+// can change the time (the root reduces, or copies out of every other), and a model measured at
+// one root would mislead at the other.
+std::vector<double> per_call(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t count, int iters, int reps,
+                             int first_rep) {
+  const int last = w.size() - 1;
+  run_once(k, w, b, count, 0);  // warm: schedules built, pages touched
+  run_once(k, w, b, count, last);
   std::vector<double> seconds;
   for (int r = 0; r < reps; ++r) {
+    const int root = (first_rep + r) % 2 == 0 ? 0 : last;
     ccl::sync(w);
     const auto t0 = Clock::now();
-    for (int i = 0; i < iters; ++i) run_once(k, w, b, count);
+    for (int i = 0; i < iters; ++i) run_once(k, w, b, count, root);
     seconds.push_back(std::chrono::duration<double>(Clock::now() - t0).count() / iters);
   }
   return seconds;
@@ -139,7 +146,8 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
       ccl::set_override(k, p.choice);
       const std::size_t total = p.count * sizeof(double) * members;
       const int iters = static_cast<int>(std::clamp<std::size_t>((std::size_t{8} << 20) / total, 3, quick ? 40 : 2000));
-      const std::vector<double> mine = per_call(k, w, b, p.count, iters, quick ? 2 : 3);
+      const int reps = quick ? 2 : 3;
+      const std::vector<double> mine = per_call(k, w, b, p.count, iters, reps, pass * reps);
       ccl::set_override(k, "");
       std::vector<double> slowest(mine.size());
       ccl::combine(w, mine, slowest, ccl::max);
