@@ -79,11 +79,7 @@ int main(int argc, char** argv) {
     s.count = o.block_bytes;
     s.torus.assign(torus.dims().begin(), torus.dims().end());
     const auto steps = ccl::grids::tally_steps(a->build(s, {}), o.block_bytes);
-    int links = 0, diameter = 0;
-    for (int d : torus.dims()) {
-      if (d > 1) links += 2;
-      diameter += d / 2;
-    }
+    const int links = torus.torus_links(), diameter = torus.torus_diameter();
     std::printf("ccl-torus plan %s: %d nodes, %d links per node, diameter %d; %s scheme: %zu steps\n",
                 torus.str().c_str(), torus.size(), links, diameter, o.scheme == "qcdoc" ? "QCDOC" : "multi-link",
                 steps.size());
@@ -100,7 +96,7 @@ int main(int argc, char** argv) {
       std::printf("%5zu %9d %6zu %16zu %16zu %12.1f\n", i + 1, t.blocks, t.link_bytes.size(), t.busiest(), t.bytes,
                   (o.latency + static_cast<double>(t.busiest()) / o.bandwidth) * 1e6);
     }
-    const auto timing = ccl::grids::lockstep_timing(steps, x, links, diameter, o.latency, o.bandwidth);
+    const auto timing = ccl::grids::lockstep_timing(steps, torus, o.block_bytes, {o.latency, o.bandwidth});
     std::printf("\ntotal: %ld blocks, x = %zu B received per node\n", blocks, x);
     std::printf("predicted %.1f us (all links at once, steps in lockstep); bound s*x/n_channels + n_hops*L = "
                 "%.1f us; efficiency %.0f%%\n",

@@ -75,6 +75,18 @@ std::string Cartesian::str() const {
   return s;
 }
 
+int Cartesian::torus_diameter() const {
+  int hops = 0;
+  for (int d : dims_) hops += d / 2;
+  return hops;
+}
+
+int Cartesian::torus_links() const {
+  int links = 0;
+  for (int d : dims_) links += d > 1 ? 2 : 0;
+  return links;
+}
+
 std::vector<int> Cartesian::coords(int rank) const {
   if (rank < 0 || rank >= size_) {
     throw Error("ccl::grids: rank " + std::to_string(rank) + " outside shape " + str());

@@ -13,9 +13,6 @@
 //     step 1  the three one hop away: (0,±1) on the y links, (1,0) on an x link (both reach it)
 //     step 2  the three two hops away, (0,2) and (1,±1), spread over x and y links
 //     step 3  (1,2), over whichever links balance the step
-#include <map>
-#include <memory>
-
 #include "ccl/grids/multilink_plan.hpp"
 #include "torus_algorithms.hpp"
 #include "torus_plan_schedule.hpp"
@@ -24,16 +21,9 @@ namespace ccl::grids {
 
 namespace {
 
-const MultilinkPlan& plan_of(const std::vector<int>& dims) {
-  static std::map<std::vector<int>, std::unique_ptr<MultilinkPlan>> plans;
-  auto& p = plans[dims];
-  if (!p) p = std::make_unique<MultilinkPlan>(Cartesian(dims));
-  return *p;
-}
-
-Schedule build(const Shape& s, const Params&) { return build_from_plan(plan_of(s.torus), s, "torus_multilink"); }
-Cost cost(const Shape& s, const Params&) { return cost_of_plan(plan_of(s.torus), s); }
-Cost multiport(const Shape& s, const Params&) { return multiport_cost_of_plan(plan_of(s.torus), s); }
+Schedule build(const Shape& s, const Params&) { return build_from_plan(cached_plan<MultilinkPlan>(s.torus), s, "torus_multilink"); }
+Cost cost(const Shape& s, const Params&) { return cost_of_plan(cached_plan<MultilinkPlan>(s.torus), s); }
+Cost multiport(const Shape& s, const Params&) { return multiport_cost_of_plan(cached_plan<MultilinkPlan>(s.torus), s); }
 
 }  // namespace
 

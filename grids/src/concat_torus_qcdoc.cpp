@@ -13,9 +13,6 @@
 //     step 2   (2,0)'s in halves on both x links, (0,2)'s on both y links  (forwarded once)
 //     step 3   8 blocks with a distance 1 in one dimension, through that dimension's links
 //     step 4   (2,2)'s in quarters on all four links
-#include <map>
-#include <memory>
-
 #include "ccl/grids/qcdoc_plan.hpp"
 #include "torus_algorithms.hpp"
 #include "torus_plan_schedule.hpp"
@@ -24,17 +21,9 @@ namespace ccl::grids {
 
 namespace {
 
-// Plans are the same for every member of a torus: build each shape's once.
-const QcdocPlan& plan_of(const std::vector<int>& dims) {
-  static std::map<std::vector<int>, std::unique_ptr<QcdocPlan>> plans;
-  auto& p = plans[dims];
-  if (!p) p = std::make_unique<QcdocPlan>(Cartesian(dims));
-  return *p;
-}
-
-Schedule build(const Shape& s, const Params&) { return build_from_plan(plan_of(s.torus), s, "torus_qcdoc"); }
-Cost cost(const Shape& s, const Params&) { return cost_of_plan(plan_of(s.torus), s); }
-Cost multiport(const Shape& s, const Params&) { return multiport_cost_of_plan(plan_of(s.torus), s); }
+Schedule build(const Shape& s, const Params&) { return build_from_plan(cached_plan<QcdocPlan>(s.torus), s, "torus_qcdoc"); }
+Cost cost(const Shape& s, const Params&) { return cost_of_plan(cached_plan<QcdocPlan>(s.torus), s); }
+Cost multiport(const Shape& s, const Params&) { return multiport_cost_of_plan(cached_plan<QcdocPlan>(s.torus), s); }
 
 }  // namespace
 

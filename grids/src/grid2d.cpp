@@ -10,10 +10,6 @@ namespace {
 const std::vector<bool> kRow{false, true};     // a row: the row fixed, the column free
 const std::vector<bool> kColumn{true, false};  // a column: the column fixed
 
-Split split(const Cartesian& shape, int rank, const std::vector<bool>& free) {
-  return Split{shape.sub_index(rank, free), shape.sub_rank(rank, free)};
-}
-
 }  // namespace
 
 Cartesian Grid2D::checked_shape(int size, int rows, int cols) {
@@ -31,14 +27,14 @@ Grid2D::Grid2D(Group g, Cartesian shape, Group row, Group column)
 Grid2D::Grid2D(const Group& g, int rows, int cols)
     : group_(g), shape_(checked_shape(g.size(), rows, cols)) {
   const int me = g.rank();
-  row_ = form(g, split(shape_, me, kRow), g.label() + " row " + std::to_string(row_of(me)));
-  column_ = form(g, split(shape_, me, kColumn), g.label() + " column " + std::to_string(col_of(me)));
+  row_ = form(g, sub_split(shape_, me, kRow), g.label() + " row " + std::to_string(row_of(me)));
+  column_ = form(g, sub_split(shape_, me, kColumn), g.label() + " column " + std::to_string(col_of(me)));
 }
 
 std::vector<Grid2D> Grid2D::form_all(sim::World& world, std::span<const Group> views, int rows, int cols) {
   const Cartesian shape = checked_shape(static_cast<int>(views.size()), rows, cols);
-  const std::vector<Group> row = form(world, views, [&](int r) { return split(shape, r, kRow); });
-  const std::vector<Group> column = form(world, views, [&](int r) { return split(shape, r, kColumn); });
+  const std::vector<Group> row = form(world, views, [&](int r) { return sub_split(shape, r, kRow); });
+  const std::vector<Group> column = form(world, views, [&](int r) { return sub_split(shape, r, kColumn); });
   std::vector<Grid2D> grids;
   for (std::size_t i = 0; i < views.size(); ++i) grids.push_back(Grid2D(views[i], shape, row[i], column[i]));
   return grids;

@@ -125,9 +125,7 @@ std::vector<std::uint32_t> units_of(const std::vector<double>& weights, std::uin
 
 MultilinkPlan::MultilinkPlan(const Cartesian& torus) : TorusPlan(torus) {
   const int k = torus_.ndims();
-  int diameter = 0;
-  for (int d : torus_.dims()) diameter += d / 2;
-  arrivals_.assign(static_cast<std::size_t>(diameter), {});
+  arrivals_.assign(static_cast<std::size_t>(torus_.torus_diameter()), {});
   blocks_.assign(arrivals_.size(), 0);
   std::vector<std::vector<std::vector<int>>> by_step(arrivals_.size());
   for (std::vector<int>& x : displacements()) {
@@ -167,8 +165,7 @@ MultilinkPlan::MultilinkPlan(const Cartesian& torus) : TorusPlan(torus) {
         std::uint32_t first = 0;
         for (std::size_t l = 0; l < classes[c].links.size(); ++l) {
           if (units[l] == 0) continue;
-          const int li = classes[c].links[l];
-          arrivals_[s].push_back(Piece{blocks[i], Link{li / 2, li % 2 == 0 ? +1 : -1}, first, units[l], kUnits});
+          arrivals_[s].push_back(Piece{blocks[i], Link::of(classes[c].links[l]), first, units[l], kUnits});
           first += units[l];
         }
       }

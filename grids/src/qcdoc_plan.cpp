@@ -23,20 +23,17 @@ QcdocPlan::QcdocPlan(const Cartesian& torus) : TorusPlan(torus) {
     // Shares: each dimension tied for the smallest distance gets 2 units of 2·ties, split in
     // halves between both directions when antipodal.
     std::vector<Link> through;
+    int ties = 0;
     for (int d = 0; d < k; ++d) {
       const int x = displacement[static_cast<std::size_t>(d)];
       if (x == 0 || distance(d, x) != smallest) continue;
+      ++ties;
       if (antipodal(d, x)) {
         through.push_back(Link{d, +1});
         through.push_back(Link{d, -1});
       } else {
         through.push_back(Link{d, x > 0 ? +1 : -1});
       }
-    }
-    int ties = 0;
-    for (int d = 0; d < k; ++d) {
-      const int x = displacement[static_cast<std::size_t>(d)];
-      if (x != 0 && distance(d, x) == smallest) ++ties;
     }
     const auto den = static_cast<std::uint32_t>(2 * ties);
     std::uint32_t first = 0;

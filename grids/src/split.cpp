@@ -4,6 +4,10 @@
 
 namespace ccl::grids {
 
+Split sub_split(const Cartesian& shape, int rank, const std::vector<bool>& free) {
+  return Split{shape.sub_index(rank, free), shape.sub_rank(rank, free)};
+}
+
 Group form(const Group& parent, const Split& mine, std::string label) {
   return partition(parent, mine.color, mine.key, std::move(label));
 }

@@ -14,10 +14,6 @@ void check_dim(int ndims, int d) {
   }
 }
 
-Split split(const Cartesian& shape, int rank, const std::vector<bool>& free) {
-  return Split{shape.sub_index(rank, free), shape.sub_rank(rank, free)};
-}
-
 }  // namespace
 
 Cartesian torus_shape(std::string_view text, int size, int ndims) {
@@ -64,7 +60,7 @@ std::vector<bool> Torus::slab_flags(int ndims, int d) {
 }
 
 Group Torus::sub(const std::vector<bool>& free) const {
-  const Split s = split(shape_, group_.rank(), free);
+  const Split s = sub_split(shape_, group_.rank(), free);
   return form(group_, s, group_.label() + " sub-torus " + std::to_string(s.color));
 }
 
@@ -77,7 +73,7 @@ std::vector<Group> Torus::sub_all(sim::World& world, std::span<const Group> view
     throw Error("ccl::grids::Torus: torus " + shape.str() + " has " + std::to_string(shape.size()) +
                 " members; the group has " + std::to_string(views.size()));
   }
-  return form(world, views, [&](int r) { return split(shape, r, free); });
+  return form(world, views, [&](int r) { return sub_split(shape, r, free); });
 }
 
 }  // namespace ccl::grids

@@ -200,11 +200,7 @@ class Simulation {
 }  // namespace
 
 double concat_bound(const Cartesian& torus, std::size_t block_bytes, const TorusLinks& links) {
-  int channels = 0, diameter = 0;
-  for (int d : torus.dims()) {
-    if (d > 1) channels += 2;
-    diameter += d / 2;
-  }
+  const int channels = torus.torus_links(), diameter = torus.torus_diameter();
   const double x = static_cast<double>(torus.size() - 1) * static_cast<double>(block_bytes);
   return (channels > 0 ? x / (links.bandwidth * channels) : 0.0) + diameter * links.latency;
 }

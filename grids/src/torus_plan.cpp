@@ -4,9 +4,7 @@
 
 namespace ccl::grids {
 
-TorusPlan::TorusPlan(const Cartesian& torus) : torus_(torus) {
-  for (int d : torus_.dims()) links_ += d > 1 ? 2 : 0;
-}
+TorusPlan::TorusPlan(const Cartesian& torus) : torus_(torus), links_(torus.torus_links()) {}
 
 int TorusPlan::distance(int d, int delta) const {
   const int t = torus_.dim(d);

@@ -22,8 +22,6 @@ std::vector<std::vector<std::size_t>> link_bytes(const TorusPlan& plan, std::siz
   return bytes;
 }
 
-Link link_of_index(int i) { return Link{i / 2, i % 2 == 0 ? +1 : -1}; }
-
 }  // namespace
 
 Schedule build_from_plan(const TorusPlan& plan, const Shape& s, std::string_view algorithm) {
@@ -83,12 +81,12 @@ Schedule build_from_plan(const TorusPlan& plan, const Shape& s, std::string_view
     std::size_t recv_at = area;
     for (int l = 0; l < links; ++l) {
       const std::size_t n = bytes[static_cast<std::size_t>(step)][static_cast<std::size_t>(l)];
-      const Link link = link_of_index(l);
+      const Link link = Link::of(l);
       if (n > 0) b.send(torus.neighbour(s.rank, link.dim, link.dir), scratch.sub(start[static_cast<std::size_t>(l)], n));
     }
     for (int l = 0; l < links; ++l) {
       const std::size_t n = bytes[static_cast<std::size_t>(step)][static_cast<std::size_t>(l)];
-      const Link link = link_of_index(l);
+      const Link link = Link::of(l);
       if (n > 0) b.recv(torus.neighbour(s.rank, link.dim, -link.dir), scratch.sub(recv_at, n));
       recv_at += n;
     }

@@ -8,12 +8,24 @@
 // advance alike, so a message's departure time is the sender's clock after that send).
 #pragma once
 
+#include <map>
+#include <memory>
 #include <string_view>
+#include <vector>
 
 #include "ccl/algorithm.hpp"
 #include "ccl/grids/torus_plan.hpp"
 
 namespace ccl::grids {
+
+// A plan is the same for every member of a torus: each shape's is built once.
+template <class Plan>
+const Plan& cached_plan(const std::vector<int>& dims) {
+  static std::map<std::vector<int>, std::unique_ptr<Plan>> plans;
+  auto& p = plans[dims];
+  if (!p) p = std::make_unique<Plan>(Cartesian(dims));
+  return *p;
+}
 
 // s.count·s.elem bytes per block (concat); s.rank is the member the schedule is for.
 Schedule build_from_plan(const TorusPlan& plan, const Shape& s, std::string_view algorithm);

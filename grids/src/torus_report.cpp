@@ -31,11 +31,11 @@ std::vector<StepTally> tally_steps(const Schedule& s, std::size_t block_bytes) {
   return steps;
 }
 
-TorusTiming lockstep_timing(const std::vector<StepTally>& steps, std::size_t x, int links, int diameter,
-                            double latency, double bandwidth) {
+TorusTiming lockstep_timing(const std::vector<StepTally>& steps, const Cartesian& torus, std::size_t block_bytes,
+                            const TorusLinks& links) {
   TorusTiming t;
-  for (const StepTally& s : steps) t.seconds += latency + static_cast<double>(s.busiest()) / bandwidth;
-  t.bound_seconds = (links > 0 ? static_cast<double>(x) / (bandwidth * links) : 0) + diameter * latency;
+  for (const StepTally& s : steps) t.seconds += links.latency + static_cast<double>(s.busiest()) / links.bandwidth;
+  t.bound_seconds = concat_bound(torus, block_bytes, links);
   return t;
 }
 

@@ -54,13 +54,7 @@ TEST(GridsTorusNetwork, TorusSchemesMatchTheirLockstepCount) {
     s.count = b;
     s.torus.assign(t.dims().begin(), t.dims().end());
     const auto steps = ccl::grids::tally_steps(concat(name).build(s, {}), b);
-    int links_per_node = 0, diameter = 0;
-    for (int d : t.dims()) {
-      links_per_node += d > 1 ? 2 : 0;
-      diameter += d / 2;
-    }
-    const auto lockstep = ccl::grids::lockstep_timing(steps, (t.size() - 1) * b, links_per_node, diameter,
-                                                      links.latency, links.bandwidth);
+    const auto lockstep = ccl::grids::lockstep_timing(steps, t, b, links);
     EXPECT_NEAR(run.seconds, lockstep.seconds, 1e-9 * lockstep.seconds) << name << " " << text;
     EXPECT_EQ(run.hops, run.messages) << text << ": a message of more than one hop";
   }

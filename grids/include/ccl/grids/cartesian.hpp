@@ -32,6 +32,10 @@ class Cartesian {
   int dim(int i) const { return dims_[static_cast<std::size_t>(i)]; }
   std::span<const int> dims() const { return dims_; }
   std::string str() const;  // "4x4x2"
+  // As a torus: hops between the farthest two members (Σ ⌊di/2⌋), and links per member (a + and
+  // a − link in every dimension of size > 1).
+  int torus_diameter() const;
+  int torus_links() const;
 
   std::vector<int> coords(int rank) const;
   // Coordinates out of range wrap around (a torus): (−1, 0) in 2x3 is rank 3.

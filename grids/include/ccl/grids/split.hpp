@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ccl/grids/cartesian.hpp"
 #include "ccl/group.hpp"
 
 namespace ccl::sim {
@@ -21,6 +22,10 @@ struct Split {
   int color = 0;
   int key = 0;
 };
+
+// Member `rank` of a group laid out as `shape` joins the sub-shape it shares with every member
+// that agrees with it on the fixed dimensions (free[d] false), ranked row-major over the free ones.
+Split sub_split(const Cartesian& shape, int rank, const std::vector<bool>& free);
 
 // Every member of `parent` calls it with its own split (ccl::partition: a barrier on parent).
 Group form(const Group& parent, const Split& mine, std::string label);

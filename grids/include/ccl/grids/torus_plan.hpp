@@ -17,6 +17,7 @@ struct Link {
   int dim = 0;
   int dir = +1;
   int index() const { return 2 * dim + (dir > 0 ? 0 : 1); }
+  static Link of(int index) { return Link{index / 2, index % 2 == 0 ? +1 : -1}; }
   friend bool operator==(const Link&, const Link&) = default;
 };
 

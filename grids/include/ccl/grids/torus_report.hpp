@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "ccl/grids/cartesian.hpp"
+#include "ccl/grids/torus_network.hpp"
 #include "ccl/schedule.hpp"
 
 namespace ccl::grids {
@@ -24,12 +26,12 @@ std::vector<StepTally> tally_steps(const Schedule& s, std::size_t block_bytes);
 
 struct TorusTiming {
   double seconds = 0;        // Σ over steps of (latency + busiest link bytes / bandwidth)
-  double bound_seconds = 0;  // x / (bandwidth · links) + diameter · latency
+  double bound_seconds = 0;  // (P − 1)·block / (bandwidth · links) + diameter · latency
   double efficiency() const { return seconds > 0 ? bound_seconds / seconds : 0; }
 };
 
-// x = the bytes a node receives; links = receive links per node; diameter = hops.
-TorusTiming lockstep_timing(const std::vector<StepTally>& steps, std::size_t x, int links, int diameter,
-                            double latency, double bandwidth);
+// Concat of block_bytes per member on `torus`; the bound is concat_bound's (torus_network.hpp).
+TorusTiming lockstep_timing(const std::vector<StepTally>& steps, const Cartesian& torus, std::size_t block_bytes,
+                            const TorusLinks& links);
 
 }  // namespace ccl::grids
