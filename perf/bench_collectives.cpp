@@ -4,7 +4,8 @@
 // scatter/gather/concat, a member's whole send buffer for index. Each time is the slowest rank's
 // mean per call in a block of calls, the median of all blocks: the whole range of sizes is swept
 // several times and each case repeated within a sweep, ccl and MPI in turn (who goes first
-// alternates), so that a slow spell of a shared machine hits both. Results must agree.
+// alternates), so that a slow spell of a shared machine hits both. The ratio is the median of
+// the ratios of blocks timed one after the other. Results must agree.
 //
 // Writes CSV (ratio = ccl time / MPI time, the model's prediction, bus bandwidth in the
 // nccl-tests convention) and prints a summary line: median and worst ratio, and how often the
@@ -24,6 +25,7 @@
 
 #include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
+#include "blocks_of_calls.hpp"
 
 namespace {
 
@@ -76,9 +78,9 @@ Options parse(int argc, char** argv) {
   return o;
 }
 
-// Slowest rank's mean seconds per call of f over `iters` calls. One untimed call first: the block
-// before may have been the other library's, and the first call after a switch pays for it (seen
-// as Open MPI's first block after ccl's at 1.0-2.2x its next one).
+// Slowest rank's mean seconds per call of f over a block of `iters` calls (blocks_of_calls.hpp).
+// One untimed call first: the block before may have been the other library's, and the first call
+// after a switch pays for it (seen as Open MPI's first block after ccl's at 1.0-2.2x its next one).
 double time_calls(const std::function<void()>& f, int iters) {
   f();
   MPI_Barrier(MPI_COMM_WORLD);
@@ -114,6 +116,15 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t h = v.size() / 2;
   return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+// The median of a[i] / b[i]: blocks i of a and of b ran one right after the other (same sweep,
+// same repetition), so a slow spell of a shared machine that lasts a few blocks slows both and
+// cancels out of their ratio, where it would move one median and not the other.
+double paired_ratio(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> r;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) r.push_back(a[i] / b[i]);
+  return median(r);
 }
 
 double worst(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); }
@@ -243,9 +254,7 @@ int main(int argc, char** argv) {
           return std::find(opt.only.begin(), opt.only.end(), ccl::name(c.kind)) == opt.only.end();
         });
       }
-      const int iters = opt.quick ? 2
-                                  : static_cast<int>(std::clamp<std::size_t>(
-                                        (std::size_t{8} << 20) / (bytes * Pn), 5, 2000));
+      const int iters = opt.quick ? 2 : calls_per_block(bytes * Pn);
       for (Case& c : list) {
         if (c.kind == K::sync) c.shape.elem = 1;
         if (sweep == 0) {
@@ -277,13 +286,13 @@ int main(int argc, char** argv) {
   std::vector<double> ratios, aa_ratios;
   int within_2x = 0;
   for (const Result& res : results) {
-    // The median: a lucky block no more decides a case than a slow one does (with more ranks
-    // than cores a few blocks may run far faster than is typical, more often for one algorithm
-    // than another). ccl's calibration keeps the median too.
+    // Medians: a lucky block no more decides a case than a slow one does (with more ranks than
+    // cores a few blocks may run far faster than is typical, more often for one algorithm than
+    // another). The ratio pairs each of ccl's blocks with Open MPI's next to it.
     const double ccl_time = median(res.ccl_samples), mpi_time = median(res.mpi_samples);
-    const double ratio = ccl_time / mpi_time;
+    const double ratio = paired_ratio(res.ccl_samples, res.mpi_samples);
     ratios.push_back(ratio);
-    const double aa_ratio = median(res.mpi_again) / mpi_time;
+    const double aa_ratio = paired_ratio(res.mpi_again, res.mpi_samples);
     aa_ratios.push_back(std::max(aa_ratio, 1 / aa_ratio));
     const ccl::Choice choice = ccl::select(res.shape);
     const double predicted = ccl::machine_model().predict(

@@ -7,9 +7,11 @@
 // tree's forwarding through scratch — are in none of C1, C2, C3. So for every algorithm this
 // measures calls at a ladder of sizes, with the algorithm's best setting under the plain model,
 // and records measured / predicted at each size: the profile that selection and prediction
-// interpolate (ccl/selection.hpp). Every point is measured in three passes over the whole list
-// and keeps the median of its samples, so that neither a slow nor a lucky spell of a shared
-// machine skews one algorithm.
+// interpolate (ccl/selection.hpp). Every point is measured in three passes over the whole list,
+// in blocks of calls as the benchmark times them (blocks_of_calls.hpp), and keeps the median over
+// passes of each pass's slowest block: an algorithm that runs fast only when the scheduler favours
+// it is priced by what it costs when it does not, and a slow spell of a shared machine, which
+// spoils one pass, does not decide.
 #pragma once
 
 #include <cstdio>
