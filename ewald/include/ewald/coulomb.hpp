@@ -1,0 +1,38 @@
+// Coulomb interactions of point charges in a periodic orthogonal box by Ewald summation, split
+// as E = E_real + E_kspace + E_self (+ E_background when the charges do not sum to zero):
+//
+//   E_real   = C Σ_{i<j, r<rc} q_i q_j erfc(g r) / r                     (minimum image, rc ≤ L/2)
+//   E_kspace = C (2π/V) Σ_{k≠0} exp(−k²/4g²)/k² |S(k)|²,   S(k) = Σ_j q_j exp(i k·r_j)
+//   E_self   = −C g/√π Σ q_i²,        E_background = −C π (Σ q_i)² / (2 V g²)
+//
+// with C the deck's Coulomb constant (qqr2e). Forces are −∇E; virials are Σ r·F (trace), so
+// that pressure = (N k T + W/3) / V. Kernels are Kokkos (host execution space here).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+namespace ewald {
+
+using Vec3 = std::array<double, 3>;
+using Positions = Kokkos::View<double* [3]>;
+using Charges = Kokkos::View<double*>;
+using Forces = Kokkos::View<double* [3]>;
+
+struct Energy {
+  double energy = 0;
+  double virial = 0;  // Σ r·F, trace of the virial tensor
+};
+
+// Real-space term of pairs (i, j) with i in [i_begin, i_end) and j > i, within `cutoff` by minimum
+// image; adds their forces (on both atoms) into f.
+Energy real_space(const Positions& x, const Charges& q, const Vec3& box, double cutoff, double g,
+                  double qqr2e, std::size_t i_begin, std::size_t i_end, const Forces& f);
+
+// Self and background terms (no forces).
+Energy self_and_background(const Charges& q, double volume, double g, double qqr2e);
+
+}  // namespace ewald
