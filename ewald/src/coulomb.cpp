@@ -44,21 +44,12 @@ Energy real_space(const Positions& x, const Charges& q, const Vec3& box, double 
   return out;
 }
 
-Energy self_and_background(const Charges& q, double volume, double g, double qqr2e) {
-  double sum = 0, sum2 = 0;
-  Kokkos::parallel_reduce(
-      "ewald::charge_sums", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, q.extent(0)),
-      KOKKOS_LAMBDA(std::size_t i, double& s, double& s2) {
-        s += q(i);
-        s2 += q(i) * q(i);
-      },
-      sum, sum2);
-  Energy out;
-  out.energy = -qqr2e * g / std::sqrt(M_PI) * sum2 - qqr2e * M_PI * sum * sum / (2 * volume * g * g);
+Energy self_and_background(double sum_q, double sum_q2, double volume, double g, double qqr2e) {
+  const double self = -qqr2e * g / std::sqrt(M_PI) * sum_q2;
+  const double background = -qqr2e * M_PI * sum_q * sum_q / (2 * volume * g * g);
   // At fixed g the background energy goes as 1/V: its pressure is E/V, a trace of 3E. The self
   // term depends on neither positions nor volume.
-  out.virial = 3 * (-qqr2e * M_PI * sum * sum / (2 * volume * g * g));
-  return out;
+  return Energy{self + background, 3 * background};
 }
 
 }  // namespace ewald

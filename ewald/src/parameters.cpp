@@ -23,7 +23,6 @@ EwaldParameters choose_ewald(double accuracy_relative, double qqr2e, double sum_
   const double q2 = sum_q2 * qqr2e;
   const double n = static_cast<double>(natoms);
   const double volume = box[0] * box[1] * box[2];
-  p.accuracy_absolute = a;
   const double arg = q2 > 0 ? a * std::sqrt(n * cutoff * volume) / (2 * q2) : 1.0;
   p.g = arg >= 1 ? (1.35 - 0.15 * std::log(a)) / cutoff : std::sqrt(-std::log(arg)) / cutoff;
   double sum_sq = 0;

@@ -26,17 +26,16 @@ Interactions::Interactions(const System& s, const ccl::Group& group, std::FILE* 
       throw DeckError(s.pair.where + text);
     }
   }
-  double sum_q = 0, sum_q2 = 0;
   for (double q : s.q) {
-    sum_q += q;
-    sum_q2 += q * q;
+    sum_q_ += q;
+    sum_q2_ += q * q;
   }
-  params_ = ewald::choose_ewald(s.kspace.accuracy, s.units->qqr2e, sum_q2, s.natoms(), s.pair.cutoff_coul, len);
+  params_ = ewald::choose_ewald(s.kspace.accuracy, s.units->qqr2e, sum_q2_, s.natoms(), s.pair.cutoff_coul, len);
   kvectors_ = ewald::k_vectors(params_, len);
   if (log != nullptr && group.rank() == 0) {
-    if (std::abs(sum_q) > 1e-8 * std::max(1.0, std::sqrt(sum_q2))) {
+    if (std::abs(sum_q_) > 1e-8 * std::max(1.0, std::sqrt(sum_q2_))) {
       std::fprintf(log, "WARNING: %s: the system's net charge is %g; a neutralising background is used\n",
-                   s.kspace.where.c_str(), sum_q);
+                   s.kspace.where.c_str(), sum_q_);
     }
     std::fprintf(log, "Ewald initialization ...\n");
     std::fprintf(log, "  G vector (1/distance) = %.10g\n", params_.g);
@@ -68,7 +67,7 @@ Terms Interactions::compute(const System& s, std::vector<double>& f) const {
   const auto [k0, k1] = share(kvectors_.size(), group_);
   const ewald::Energy kspace = ewald::kspace(x, q, kvectors_, k0, k1, params_.g, s.volume(), C, mine);
   // Self and background terms are whole-system: member 0 adds them once.
-  const ewald::Energy self = group_.rank() == 0 ? ewald::self_and_background(q, s.volume(), params_.g, C)
+  const ewald::Energy self = group_.rank() == 0 ? ewald::self_and_background(sum_q_, sum_q2_, s.volume(), params_.g, C)
                                                  : ewald::Energy{};
   std::vector<double> partial(3 * n + 3);
   for (std::size_t i = 0; i < n; ++i) {

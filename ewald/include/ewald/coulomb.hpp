@@ -13,7 +13,6 @@
 
 #include <array>
 #include <cstddef>
-#include <vector>
 
 namespace ewald {
 
@@ -32,7 +31,7 @@ struct Energy {
 Energy real_space(const Positions& x, const Charges& q, const Vec3& box, double cutoff, double g,
                   double qqr2e, std::size_t i_begin, std::size_t i_end, const Forces& f);
 
-// Self and background terms (no forces).
-Energy self_and_background(const Charges& q, double volume, double g, double qqr2e);
+// Self and background terms (no forces), from Σ q_i and Σ q_i², which a run's charges keep.
+Energy self_and_background(double sum_q, double sum_q2, double volume, double g, double qqr2e);
 
 }  // namespace ewald

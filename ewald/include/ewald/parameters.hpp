@@ -19,7 +19,6 @@ struct EwaldParameters {
   std::array<int, 3> kmax{};
   double k2max = 0;
   double error_real = 0, error_kspace = 0;  // estimated absolute RMS force errors
-  double accuracy_absolute = 0;
 };
 
 EwaldParameters choose_ewald(double accuracy_relative, double qqr2e, double sum_q2, std::size_t natoms,

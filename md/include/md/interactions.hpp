@@ -29,10 +29,9 @@ class Interactions {
   // Forces into f (natoms × 3, overwritten on every member) and the energy terms.
   Terms compute(const System& s, std::vector<double>& f) const;
 
-  const ewald::EwaldParameters& parameters() const { return params_; }
-
  private:
   ccl::Group group_;
+  double sum_q_ = 0, sum_q2_ = 0;  // the charges' sum and sum of squares (fixed during a run)
   ewald::EwaldParameters params_;
   std::vector<ewald::KVector> kvectors_;
 };
