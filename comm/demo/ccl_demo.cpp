@@ -147,35 +147,14 @@ int main(int argc, char** argv) {
   for (std::size_t it = 0; it < iterations; ++it) {
     for (const ccl::Group* g : {&world, &row, &col}) exercise(*g, length, check);
   }
-  const ccl::Statistics stats = ccl::statistics();
-
-  // Slowest rank's time and total bytes over all ranks, per collective.
-  std::vector<double> seconds(ccl::kCollKinds), max_seconds(ccl::kCollKinds);
-  std::vector<std::uint64_t> bytes(ccl::kCollKinds), total_bytes(ccl::kCollKinds);
-  for (int k = 0; k < ccl::kCollKinds; ++k) {
-    seconds[static_cast<std::size_t>(k)] = stats.collectives[static_cast<std::size_t>(k)].seconds;
-    bytes[static_cast<std::size_t>(k)] = stats.collectives[static_cast<std::size_t>(k)].bytes;
-  }
-  ccl::combine(world, seconds, max_seconds, ccl::max);
-  ccl::combine(world, bytes, total_bytes, ccl::sum);
+  const ccl::Statistics stats = ccl::statistics();  // before the reductions below count in it
   const int failures = ccl::combine_value(world, check.failures, ccl::sum);
-
   if (world.rank() == 0) {
     std::printf("ccl-demo: %d ranks, grid %d x %d (rows of %d), %zu iterations, vectors of %zu int64\n",
                 P, (P + cols - 1) / cols, cols, cols, iterations, length);
-    std::printf("%-9s %-15s %-20s %8s %14s %12s %11s\n", "ccl", "MPI", "algorithm", "calls",
-                "bytes sent", "time [ms]", "us/call");
-    for (int k = 0; k < ccl::kCollKinds; ++k) {
-      const auto& c = stats.collectives[static_cast<std::size_t>(k)];
-      if (c.calls == 0) continue;
-      const double ms = max_seconds[static_cast<std::size_t>(k)] * 1e3;
-      std::printf("%-9s %-15s %-20s %8llu %14llu %12.3f %11.2f\n",
-                  std::string(ccl::name(static_cast<ccl::CollKind>(k))).c_str(),
-                  std::string(ccl::mpi_name(static_cast<ccl::CollKind>(k))).c_str(),
-                  std::string(c.algorithm).c_str(), static_cast<unsigned long long>(c.calls),
-                  static_cast<unsigned long long>(total_bytes[static_cast<std::size_t>(k)]), ms,
-                  ms * 1e3 / static_cast<double>(c.calls));
-    }
+  }
+  ccl::print_statistics(world, stats, stdout);
+  if (world.rank() == 0) {
     std::printf("checks: %s (%d failures)\n", failures == 0 ? "all results correct" : "FAILED",
                 failures);
   }

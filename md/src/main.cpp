@@ -1,8 +1,11 @@
-// ewald-md: runs a LAMMPS-syntax deck.   mpirun -np N ewald-md deck.in
+// ewald-md: runs a LAMMPS-syntax deck.
 //
-// Rank 0 reads the deck and broadcasts its text; every rank parses and sets up the same system,
-// so a bad deck fails identically everywhere: rank 0 prints "ERROR: file:line: message" and every
-// rank exits with status 1.
+//   mpirun -np N ewald-md [--decomp replicated|force2d] [--grid RxC] [--torus AxBxC]
+//                         [--ccl-mode develop|run] deck.in
+//
+// Rank 0 reads the deck and broadcasts its text; every rank parses and applies it, so a bad deck
+// fails identically everywhere: rank 0 prints "ERROR: file:line: message" and every rank exits
+// with status 1.
 #include <Kokkos_Core.hpp>
 
 #include <cstdio>
@@ -10,14 +13,16 @@
 
 #include "ccl/ccl.hpp"
 #include "md/deck.hpp"
-#include "md/interactions.hpp"
+#include "md/dump.hpp"
+#include "md/run.hpp"
 #include "md/system.hpp"
 
 namespace {
 
 const char* kSupported =
-    "units, atom_style, boundary, lattice, region, create_box, create_atoms, mass, set, "
-    "pair_style, pair_coeff, kspace_style, run";
+    "units, atom_style, boundary, lattice, region, create_box, create_atoms, mass, set, velocity, "
+    "pair_style, pair_coeff, pair_modify, kspace_style, kspace_modify, neighbor, neigh_modify, timestep, "
+    "fix, thermo, thermo_style, thermo_modify, dump, run";
 
 // The deck's text on every rank: read by rank 0, broadcast. A read error becomes a DeckError on
 // every rank.
@@ -42,43 +47,60 @@ std::string shared_text(const ccl::Group& w, const std::string& path) {
   return text;
 }
 
-void thermo_run0(const md::System& s, const md::Terms& t) {
-  double ke = 0;
-  for (std::size_t i = 0; i < s.natoms(); ++i) {
-    const auto& v = s.v[i];
-    ke += 0.5 * s.mass[static_cast<std::size_t>(s.type[i])] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+struct Arguments {
+  md::RunOptions options;
+  std::string deck;
+};
+
+Arguments parse_arguments(int argc, char** argv) {
+  const std::string usage = std::string("usage: mpirun -np N ") + argv[0] +
+                            " [--decomp replicated|force2d] [--grid RxC] [--torus AxBxC] [--ccl-mode develop|run] deck.in";
+  Arguments a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string flag = argv[i];
+    if (flag.rfind("--", 0) != 0) {
+      if (!a.deck.empty()) throw md::DeckError(usage + " (more than one deck given)");
+      a.deck = flag;
+      continue;
+    }
+    if (i + 1 >= argc) throw md::DeckError(usage + " (" + flag + " needs a value)");
+    const std::string value = argv[++i];
+    if (flag == "--decomp") {
+      if (value != "replicated" && value != "force2d") throw md::DeckError(usage + " (unknown decomposition '" + value + "')");
+      a.options.decomp = value;
+    } else if (flag == "--ccl-mode") {
+      if (value != "develop" && value != "run") throw md::DeckError(usage + " (unknown ccl mode '" + value + "')");
+      ccl::set_mode(value == "develop" ? ccl::Mode::develop : ccl::Mode::run);
+    } else if (flag == "--grid" || flag == "--torus") {
+      throw md::DeckError(flag + " goes with --decomp force2d, which is not implemented yet");
+    } else {
+      throw md::DeckError(usage + " (unknown flag " + flag + ")");
+    }
   }
-  ke *= s.units->mvv2e;
-  const double dof = 3.0 * static_cast<double>(s.natoms()) - 3;
-  const double temp = dof > 0 ? 2 * ke / (dof * s.units->boltz) : 0;
-  const double pe = t.ecoul + t.elong + t.evdwl;
-  const double press = (2 * ke + t.virial) / (3 * s.volume()) * s.units->nktv2p;
-  std::printf("   Step          Temp          E_pair         E_mol          TotEng         Press     \n");
-  std::printf("%7d %14.8g %14.8g %14.8g %14.8g %14.8g\n", 0, temp, pe, 0.0, pe + ke, press);
-  std::printf("  E_coul = %.12g  E_long = %.12g  E_vdwl = %.12g\n", t.ecoul, t.elong, t.evdwl);
+  if (a.deck.empty()) throw md::DeckError(usage + " (no deck given)");
+  return a;
 }
 
 int run(int argc, char** argv, const ccl::Group& w) {
-  if (argc != 2 || argv[1][0] == '-') {
-    throw md::DeckError(std::string("usage: mpirun -np N ") + argv[0] + " deck.in");
-  }
-  const std::string path = argv[1];
+  const Arguments args = parse_arguments(argc, argv);
   md::System s;
-  for (const md::Command& c : md::parse_deck(shared_text(w, path), path)) {
-    if (md::apply_setup(s, c)) continue;
-    if (c.name() == "run") {
-      c.expect_args(1, 1, "run N");
-      const long steps = c.integer(1, "number of steps");
-      if (steps != 0) c.fail("run: only 'run 0' (energies and forces of the initial state) is implemented so far");
-      if (!s.box_created || s.natoms() == 0) c.fail("run: no atoms");
-      for (int t = 1; t <= s.ntypes; ++t) {
-        if (s.mass[static_cast<std::size_t>(t)] == 0) c.fail("run: no mass set for atom type " + std::to_string(t));
+  s.keeps_atoms = w.rank() == 0;
+  md::Dumps dumps;
+  for (const md::Command& c : md::parse_deck(shared_text(w, args.deck), args.deck)) {
+    try {
+      if (md::apply_setup(s, c)) continue;
+      if (c.name() == "run") {
+        c.expect_args(1, 1, "run N");
+        const long steps = c.integer(1, "number of steps");
+        if (steps < 0) c.fail("run: the number of steps must not be negative");
+        md::run(s, steps, args.options, w, dumps);
+        continue;
       }
-      const md::Interactions forces(s, w, w.rank() == 0 ? stdout : nullptr);
-      std::vector<double> f;
-      const md::Terms t = forces.compute(s, f);
-      if (w.rank() == 0) thermo_run0(s, t);
-      continue;
+    } catch (const md::DeckError& e) {
+      // Errors found while running name the run command unless they already name a line.
+      const std::string what = e.what();
+      if (what.rfind("run:", 0) == 0 || what.rfind("--", 0) == 0) c.fail(what);
+      throw;
     }
     c.fail("unknown command '" + c.name() + "' (supported: " + kSupported + ")");
   }

@@ -1,11 +1,11 @@
 // The deck's setup commands: units, the box, the atoms and the interactions.
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "md/system.hpp"
 
 namespace md {
-
-namespace {
 
 void need_box(const System& s, const Command& c) {
   if (!s.box_created) c.fail(c.name() + ": no box yet (use create_box first)");
@@ -17,6 +17,58 @@ int type_arg(const System& s, const Command& c, std::size_t i) {
     c.fail(c.name() + ": atom type " + std::to_string(t) + " is not in 1.." + std::to_string(s.ntypes));
   }
   return static_cast<int>(t);
+}
+
+std::pair<int, int> type_range(const System& s, const Command& c, std::size_t i) {
+  const std::string& w = c.word(i, "atom type or range");
+  const std::size_t star = w.find('*');
+  if (star == std::string::npos) {
+    const int t = type_arg(s, c, i);
+    return {t, t};
+  }
+  auto bound = [&](const std::string& part, int fallback) {
+    if (part.empty()) return fallback;
+    char* end = nullptr;
+    const long v = std::strtol(part.c_str(), &end, 10);
+    if (*end != '\0' || v < 1 || v > s.ntypes) {
+      c.fail(c.name() + ": '" + w + "' is not a type range within 1.." + std::to_string(s.ntypes));
+    }
+    return static_cast<int>(v);
+  };
+  const int first = bound(w.substr(0, star), 1), last = bound(w.substr(star + 1), s.ntypes);
+  if (first > last) c.fail(c.name() + ": the type range '" + w + "' is empty");
+  return {first, last};
+}
+
+namespace {
+
+void add_atom(System& s, int type, const Vec3& x) {
+  ++s.natoms;
+  if (s.keeps_atoms) s.atoms.push_back(Atom{s.natoms, type, 0.0, x, {0, 0, 0}});
+}
+
+// `create_atoms T single x y z [units box|lattice]`: one atom, which must lie in the box.
+void create_single(System& s, const Command& c, int type) {
+  c.expect_args(5, 7, "create_atoms T single x y z [units box|lattice]");
+  bool lattice_units = true;
+  if (c.args() > 5) {
+    if (c.words[6] != "units") c.fail("create_atoms: unknown keyword '" + c.words[6] + "' (use units)");
+    const std::string& u = c.word(7, "units box|lattice");
+    if (u != "box" && u != "lattice") c.fail("create_atoms: units must be box or lattice, got '" + u + "'");
+    lattice_units = u == "lattice";
+  }
+  if (lattice_units && !s.lattice) c.fail("create_atoms: lattice units need a lattice command first");
+  const Vec3 scale = lattice_units ? s.lattice->spacing() : Vec3{1, 1, 1};
+  Vec3 p;
+  for (std::size_t d = 0; d < 3; ++d) {
+    p[d] = c.number(3 + d, std::string(1, "xyz"[d])) * scale[d];
+    if (p[d] < s.lo[d] || p[d] >= s.hi[d]) {
+      char text[200];
+      std::snprintf(text, sizeof text, "create_atoms: the atom at (%g, %g, %g) is outside the box", p[0], p[1], p[2]);
+      c.fail(text);
+    }
+  }
+  add_atom(s, type, p);
 }
 
 void region(System& s, const Command& c) {
@@ -61,18 +113,19 @@ void create_box(System& s, const Command& c) {
 // of a point at lo).
 void create_atoms(System& s, const Command& c) {
   need_box(s, c);
-  if (!s.lattice) c.fail("create_atoms: no lattice defined");
   const int t = type_arg(s, c, 1);
+  const std::string& style = c.word(2, "style (box, region or single)");
+  if (style == "single") return create_single(s, c, t);
+  if (!s.lattice) c.fail("create_atoms: no lattice defined");
   Region where{s.lo, s.hi};
   std::size_t i = 3;
-  const std::string& style = c.word(2, "style (box or region)");
   if (style == "region") {
     const auto it = s.regions.find(c.word(3, "region ID"));
     if (it == s.regions.end()) c.fail("create_atoms: no region '" + c.words[3] + "'");
     where = it->second;
     i = 4;
   } else if (style != "box") {
-    c.fail("create_atoms: style must be box or region, got '" + style + "'");
+    c.fail("create_atoms: style must be box, region or single, got '" + style + "'");
   }
   std::vector<int> basis_type(s.lattice->basis.size(), t);
   for (; i <= c.args(); i += 3) {
@@ -108,11 +161,7 @@ void create_atoms(System& s, const Command& c) {
           Vec3 p{(double(ix) + f[0]) * a[0], (double(iy) + f[1]) * a[1], (double(iz) + f[2]) * a[2]};
           if (!inside(p)) continue;
           for (std::size_t d = 0; d < 3; ++d) p[d] = std::max(p[d], s.lo[d]);
-          s.x.push_back(p);
-          s.v.push_back({0, 0, 0});
-          s.type.push_back(basis_type[b]);
-          s.q.push_back(0);
-          s.id.push_back(static_cast<long>(s.x.size()));
+          add_atom(s, basis_type[b], p);
         }
       }
     }
@@ -126,38 +175,9 @@ void set(System& s, const Command& c) {
   if (c.word(3, "keyword") != "charge") c.fail("set: only the 'charge' keyword is supported");
   const double q = c.number(4, "charge");
   c.expect_args(4, 4, "set type N charge Q");
-  for (std::size_t i = 0; i < s.natoms(); ++i) {
-    if (s.type[i] == t) s.q[i] = q;
+  for (Atom& a : s.atoms) {
+    if (a.type == t) a.q = q;
   }
-}
-
-void pair_style(System& s, const Command& c) {
-  const std::string& style = c.word(1, "style");
-  if (style != "coul/long") c.fail("pair_style: unknown style '" + style + "' (use coul/long)");
-  c.expect_args(2, 2, "pair_style coul/long CUTOFF");
-  s.pair.style = style;
-  s.pair.cutoff_coul = c.number(2, "cut-off");
-  if (!(s.pair.cutoff_coul > 0)) c.fail("pair_style: the cut-off must be positive");
-  s.pair.where = c.file + ":" + std::to_string(c.line);
-}
-
-void pair_coeff(System& s, const Command& c) {
-  need_box(s, c);
-  if (s.pair.style.empty()) c.fail("pair_coeff: no pair_style yet");
-  c.expect_args(2, 2, "pair_coeff I J (coul/long takes no coefficients)");
-  for (std::size_t i = 1; i <= 2; ++i) {
-    if (c.words[i] != "*") type_arg(s, c, i);
-  }
-}
-
-void kspace_style(System& s, const Command& c) {
-  const std::string& style = c.word(1, "style");
-  if (style != "ewald") c.fail("kspace_style: unknown style '" + style + "' (use ewald)");
-  c.expect_args(2, 2, "kspace_style ewald ACCURACY");
-  s.kspace.style = style;
-  s.kspace.accuracy = c.number(2, "accuracy");
-  if (!(s.kspace.accuracy > 0) || s.kspace.accuracy >= 1) c.fail("kspace_style: the accuracy must be in (0, 1)");
-  s.kspace.where = c.file + ":" + std::to_string(c.line);
 }
 
 }  // namespace
@@ -194,14 +214,10 @@ bool apply_setup(System& s, const Command& c) {
     s.mass[static_cast<std::size_t>(t)] = m;
   } else if (n == "set") {
     set(s, c);
-  } else if (n == "pair_style") {
-    pair_style(s, c);
-  } else if (n == "pair_coeff") {
-    pair_coeff(s, c);
-  } else if (n == "kspace_style") {
-    kspace_style(s, c);
+  } else if (n == "velocity") {
+    velocity(s, c);
   } else {
-    return false;
+    return apply_pair_setting(s, c) || apply_run_setting(s, c);
   }
   return true;
 }

@@ -5,7 +5,9 @@
 set -euo pipefail
 out=$("$@")
 echo "$out"
-energy=$(echo "$out" | awk '/E_coul = / {printf "%.15g", $3 + $6}')
+# The deck's thermo line: Step PotEng E_coul E_long.
+energy=$(echo "$out" | awk '/^ *Step +PotEng/ {getline; print $2; exit}')
+[ -n "$energy" ] || { echo "no thermo line in the output"; exit 1; }
 awk -v e="$energy" 'BEGIN {
   m = -e * 2.82 / (256 * 14.399645); rel = (m - 1.747564594633) / 1.747564594633;
   if (rel < 0) rel = -rel;

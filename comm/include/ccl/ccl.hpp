@@ -9,6 +9,7 @@
 #include "ccl/mode.hpp"
 #include "ccl/pgid.hpp"
 #include "ccl/reduce_op.hpp"
+#include "ccl/report.hpp"
 #include "ccl/request.hpp"
 #include "ccl/schedule.hpp"
 #include "ccl/shape.hpp"

@@ -5,7 +5,7 @@
 //   E_kspace = C (2π/V) Σ_{k≠0} exp(−k²/4g²)/k² |S(k)|²,   S(k) = Σ_j q_j exp(i k·r_j)
 //   E_self   = −C g/√π Σ q_i²,        E_background = −C π (Σ q_i)² / (2 V g²)
 //
-// with C the deck's Coulomb constant (qqr2e). Forces are −∇E; virials are Σ r·F (trace), so
+// with C the deck's Coulomb constant (qqr2e). The real-space term is the pair styles' (md/pair.hpp). Forces are −∇E; virials are Σ r·F (trace), so
 // that pressure = (N k T + W/3) / V. Kernels are Kokkos (host execution space here).
 #pragma once
 
@@ -25,11 +25,6 @@ struct Energy {
   double energy = 0;
   double virial = 0;  // Σ r·F, trace of the virial tensor
 };
-
-// Real-space term of pairs (i, j) with i in [i_begin, i_end) and j > i, within `cutoff` by minimum
-// image; adds their forces (on both atoms) into f.
-Energy real_space(const Positions& x, const Charges& q, const Vec3& box, double cutoff, double g,
-                  double qqr2e, std::size_t i_begin, std::size_t i_end, const Forces& f);
 
 // Self and background terms (no forces), from Σ q_i and Σ q_i², which a run's charges keep.
 Energy self_and_background(double sum_q, double sum_q2, double volume, double g, double qqr2e);

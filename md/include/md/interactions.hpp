@@ -1,39 +1,49 @@
-// Forces, energies and virial of the whole system under the deck's pair and kspace styles,
-// computed with the replicated-data decomposition: every member holds every position, takes a
-// share of the real-space rows and of the k-vectors, and the forces and energies are combined.
+// Forces, energies and virial of the deck's pair and kspace styles: the pair style over a half
+// neighbour list, the k-space share, and the self and background terms. A decomposition decides
+// which rows and which k-space share a member computes, and adds the members' shares up.
 #pragma once
 
-#include <string>
-#include <vector>
+#include <cstdio>
+#include <memory>
 
 #include "ccl/ccl.hpp"
-#include "ewald/coulomb.hpp"
-#include "ewald/ewald_sum.hpp"
+#include "md/kspace.hpp"
+#include "md/neighbor.hpp"
+#include "md/pair.hpp"
 #include "md/system.hpp"
+#include "md/timers.hpp"
 
 namespace md {
 
 struct Terms {
-  double ecoul = 0;  // real-space Coulomb (the pair style's share)
-  double elong = 0;  // k-space, self and background
-  double evdwl = 0;
+  double ecoul = 0;   // real-space Coulomb (the pair style's share)
+  double elong = 0;   // k-space, self and background
+  double evdwl = 0;   // short-range (lj or born)
   double virial = 0;  // Σ r·F over all terms
 };
 
 class Interactions {
  public:
-  // Chooses the Ewald parameters for the system (fails naming the deck line on a bad setting) and
-  // writes what it chose to `log` (rank 0 only).
-  Interactions(const System& s, const ccl::Group& group, std::FILE* log);
+  // Checks the settings (DeckErrors naming the deck line), chooses the k-space parameters and
+  // writes them, and a warning for a charged system, to `log` (null on all but one member).
+  // sum_q and sum_q2 are Σ q and Σ q² over all atoms.
+  Interactions(const System& s, const ccl::Group& group, double sum_q, double sum_q2, std::FILE* log);
 
-  // Forces into f (natoms × 3, overwritten on every member) and the energy terms.
-  Terms compute(const System& s, std::vector<double>& f) const;
+  // Rebuilds the neighbour list of rows [row_begin, row_end) of x (wrapped into the box).
+  void build_neighbors(const Positions& x, std::size_t row_begin, std::size_t row_end);
+  const NeighborList& neighbors() const { return list_; }
+
+  // This member's share: the pairs of its neighbour rows, its k-space share, and on member 0 the
+  // self and background terms. f is zeroed first; each part is charged to its timer section.
+  Terms compute_share(const Positions& x, const Charges& q, const Types& type, const Forces& f, Timers& timers);
 
  private:
-  ccl::Group group_;
-  double sum_q_ = 0, sum_q2_ = 0;  // the charges' sum and sum of squares (fixed during a run)
-  ewald::EwaldParameters params_;
-  std::vector<ewald::KVector> kvectors_;
+  bool first_member_;
+  Vec3 lo_, len_;
+  double volume_, qqr2e_, sum_q_, sum_q2_;
+  std::unique_ptr<Kspace> kspace_;
+  std::unique_ptr<PairStyle> pair_;
+  NeighborList list_;
 };
 
 }  // namespace md

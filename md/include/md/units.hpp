@@ -14,6 +14,7 @@ struct Units {
   double qqr2e;     // q² / distance → energy (Coulomb's constant)
   double nktv2p;    // energy / volume → pressure
   double timestep;  // the default timestep
+  double ns;        // one time unit in ns (for ns/day)
 };
 
 // "metal" (eV, Å, ps, bar) or "real" (kcal/mol, Å, fs, atm); nullptr for any other name.

@@ -1,0 +1,27 @@
+// The reciprocal-space part of the Coulomb sum, shared among the members of a group: each member
+// computes a share (of k-vectors for classic Ewald) over all positions, and the shares add up.
+#pragma once
+
+#include <cstdio>
+#include <memory>
+
+#include "ccl/ccl.hpp"
+#include "ewald/coulomb.hpp"
+#include "md/system.hpp"
+
+namespace md {
+
+class Kspace {
+ public:
+  virtual ~Kspace() = default;
+  // The Ewald splitting parameter the real-space term must use.
+  virtual double g() const = 0;
+  // This member's share of the energy and virial, and of the forces (added into f).
+  virtual ewald::Energy compute(const ewald::Positions& x, const ewald::Charges& q, const ewald::Forces& f) = 0;
+};
+
+// The kspace_style of the deck with parameters chosen from its accuracy, written to `log` when it
+// is not null (LAMMPS's wording). sum_q2 = Σ q².
+std::unique_ptr<Kspace> make_kspace(const System& s, double sum_q2, const ccl::Group& group, std::FILE* log);
+
+}  // namespace md

@@ -1,0 +1,47 @@
+// Half neighbour lists built by cell binning: the pairs (i, j) closer than the list cut-off (the
+// interaction cut-off plus a skin) by minimum image, for a range of rows i; each pair is held by
+// one of its atoms' rows (by the parity of i + j, so that rows hold equal shares).
+//
+// Cells are at least the list cut-off wide, so a row's neighbours lie in its own cell and the 26
+// around it (fewer distinct cells when a dimension has fewer than three). Building costs O(N) to
+// bin plus O(rows × 27 × atoms per cell); the list stays valid until some atom has moved more
+// than half the skin (then two atoms may have closed the skin between them).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <cstddef>
+
+namespace md {
+
+using Vec3 = std::array<double, 3>;
+using Positions = Kokkos::View<double* [3]>;
+
+class NeighborList {
+ public:
+  NeighborList() = default;
+  NeighborList(double cutoff, double skin) : cutoff_(cutoff), skin_(skin) {}
+
+  // Rows [row_begin, row_end) of the atoms x (all of them, wrapped into [lo, lo + len)).
+  void build(const Positions& x, const Vec3& lo, const Vec3& len, std::size_t row_begin, std::size_t row_end);
+  // Whether an atom has moved more than half the skin since the last build.
+  bool stale(const Positions& x) const;
+
+  std::size_t row_begin() const { return row_begin_; }
+  std::size_t rows() const { return offsets.extent(0) == 0 ? 0 : offsets.extent(0) - 1; }
+  std::size_t pairs() const { return neighbors.extent(0); }
+  long builds() const { return builds_; }
+
+  // Row r (atom row_begin + r) has neighbours neighbors(offsets(r)) .. neighbors(offsets(r+1) - 1).
+  Kokkos::View<std::size_t*> offsets;
+  Kokkos::View<int*> neighbors;
+
+ private:
+  double cutoff_ = 0, skin_ = 0;
+  std::size_t row_begin_ = 0;
+  long builds_ = 0;
+  Positions x_at_build_;
+};
+
+}  // namespace md

@@ -1,0 +1,54 @@
+// The three pair styles, each the Ewald real-space Coulomb term plus an optional short-range one:
+//
+//   coulomb (r < rc_coul)   E = C q_i q_j erfc(g r)/r,   r·F = C q_i q_j (erfc(g r)/r + 2g/√π e^(−g²r²))
+//   lj/cut  (r < rc_ij)     E = 4ε((σ/r)¹² − (σ/r)⁶),    r·F = 48ε(σ/r)¹² − 24ε(σ/r)⁶
+//   born    (r < rc_ij)     E = A e^((σ−r)/ρ) − C/r⁶ + D/r⁸,   r·F = (A r/ρ) e^((σ−r)/ρ) − 6C/r⁶ + 8D/r⁸
+//
+// lj pairs not given by pair_coeff mix (geometric: ε, σ and rc as geometric means; arithmetic: σ
+// and rc as arithmetic means); born pairs must all be given. `pair_modify shift yes` subtracts
+// each short-range energy at its cut-off. Cost: O(pairs in the neighbour list).
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include "md/neighbor.hpp"
+#include "md/system.hpp"
+
+namespace md {
+
+using Charges = Kokkos::View<double*>;
+using Types = Kokkos::View<int*>;
+using Forces = Kokkos::View<double* [3]>;
+
+// Short-range coefficients of one pair of types, in the form the kernel uses.
+struct ShortRange {
+  double cut2 = 0;   // 0: no short-range term
+  double p[5] = {};  // lj: 48εσ¹², 24εσ⁶, 4εσ¹², 4εσ⁶;  born: A, ρ, σ, C, D
+  double offset = 0;  // energy at the cut-off when shifted
+};
+
+struct PairEnergy {
+  double ecoul = 0, evdwl = 0, virial = 0;
+};
+
+class PairStyle {
+ public:
+  // Mixes and checks the coefficients (a DeckError naming pair_style's line when some are
+  // missing); g is the Ewald splitting parameter, C the Coulomb constant.
+  PairStyle(const System& s, double g);
+
+  // The largest cut-off of any term: what the neighbour list must cover.
+  double max_cutoff() const { return max_cutoff_; }
+
+  // Pairs of the list, forces added into f (on both atoms of each pair).
+  PairEnergy compute(const Positions& x, const Charges& q, const Types& type, const Vec3& len,
+                     const NeighborList& list, const Forces& f) const;
+
+ private:
+  PairKind kind_;
+  double cut_coul2_, g_, qqr2e_, max_cutoff_;
+  int width_;  // ntypes + 1
+  Kokkos::View<ShortRange*> table_;
+};
+
+}  // namespace md

@@ -1,0 +1,20 @@
+// `run N`: velocity-Verlet steps of the deck's system (fix nve), with thermo output, dumps and,
+// at the end, LAMMPS's summary: loop time, performance, timing breakdown, neighbour-list
+// statistics, and a table of the collectives used.
+#pragma once
+
+#include "ccl/ccl.hpp"
+#include "md/dump.hpp"
+#include "md/system.hpp"
+
+namespace md {
+
+struct RunOptions {
+  std::string decomp = "replicated";
+};
+
+// Runs `steps` steps (0: forces and thermo of the current state). The atoms go from the holder to
+// their owners and come back to it at the end. Collective over g.
+void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, Dumps& dumps);
+
+}  // namespace md

@@ -1,0 +1,60 @@
+#include "md/dump.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+namespace md {
+
+Dumps::~Dumps() {
+  for (auto& [id, file] : files_) std::fclose(file);
+}
+
+void Dumps::open(const System& s, const ccl::Group& g) {
+  std::string error;
+  if (g.rank() == 0) {
+    for (const DumpSettings& d : s.run.dumps) {
+      if (files_.count(d.id) != 0) continue;
+      std::FILE* f = std::fopen(d.file.c_str(), "w");
+      if (f == nullptr) {
+        error = d.where + ": dump: cannot open '" + d.file + "' (" + std::strerror(errno) + ")";
+        break;
+      }
+      files_[d.id] = f;
+    }
+  }
+  long size = static_cast<long>(error.size());
+  ccl::bcast(g, std::span<long>(&size, 1), 0);
+  error.resize(static_cast<std::size_t>(size));
+  ccl::bcast(g, std::span<char>(error.data(), error.size()), 0);
+  if (!error.empty()) throw DeckError(error);
+}
+
+bool Dumps::due(const System& s, long step) const {
+  for (const DumpSettings& d : s.run.dumps) {
+    if (step % d.every == 0) return true;
+  }
+  return false;
+}
+
+void Dumps::write(const System& s, long step, const std::vector<Atom>& atoms) {
+  const Vec3 len = s.length();
+  for (const DumpSettings& d : s.run.dumps) {
+    if (step % d.every != 0 || files_.count(d.id) == 0) continue;
+    std::FILE* f = files_[d.id];
+    if (d.style == "xyz") {
+      std::fprintf(f, "%zu\n Atoms. Timestep: %ld\n", atoms.size(), step);
+      for (const Atom& a : atoms) std::fprintf(f, "%d %.8g %.8g %.8g\n", a.type, a.x[0], a.x[1], a.x[2]);
+    } else {
+      std::fprintf(f, "ITEM: TIMESTEP\n%ld\nITEM: NUMBER OF ATOMS\n%zu\nITEM: BOX BOUNDS pp pp pp\n", step, atoms.size());
+      for (std::size_t k = 0; k < 3; ++k) std::fprintf(f, "%.16g %.16g\n", s.lo[k], s.hi[k]);
+      std::fprintf(f, "ITEM: ATOMS id type xs ys zs\n");
+      for (const Atom& a : atoms) {
+        std::fprintf(f, "%ld %d %.8g %.8g %.8g\n", a.id, a.type, (a.x[0] - s.lo[0]) / len[0],
+                     (a.x[1] - s.lo[1]) / len[1], (a.x[2] - s.lo[2]) / len[2]);
+      }
+    }
+    std::fflush(f);
+  }
+}
+
+}  // namespace md

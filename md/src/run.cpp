@@ -1,0 +1,159 @@
+// The time loop. Each step (velocity Verlet, as LAMMPS's fix nve):
+//   v += (dt/2) F/m, x += dt v      owned atoms              [Modify]
+//   positions exchanged             concatv                  [Comm]
+//   neighbour list rebuilt when due and some atom moved half the skin  [Neigh]
+//   forces: pair, k-space, combine                           [Pair, Kspace, Comm]
+//   v += (dt/2) F/m                 owned atoms              [Modify]
+//   thermo and dumps when due                                [Output]
+#include "md/run.hpp"
+
+#include <cmath>
+
+#include "ccl/report.hpp"
+#include "md/interactions.hpp"
+#include "md/replicated.hpp"
+#include "md/thermo.hpp"
+
+namespace md {
+
+namespace {
+
+// Half a velocity-Verlet kick of the owned atoms, and (when dt_drift > 0) the drift after it.
+void kick_drift(Replicated& rep, const Kokkos::View<double*>& mass, double dt_kick, double dt_drift) {
+  const std::size_t first = rep.first();
+  const Positions x = rep.x;
+  const Forces f = rep.f, v = rep.v;
+  const Types type = rep.type;
+  Kokkos::parallel_for(
+      "md::verlet", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, rep.count()),
+      KOKKOS_LAMBDA(std::size_t i) {
+        const std::size_t a = first + i;
+        const double dtfm = dt_kick / mass(std::size_t(type(a)));
+        for (std::size_t d = 0; d < 3; ++d) {
+          v(i, d) += dtfm * f(a, d);
+          x(a, d) += dt_drift * v(i, d);
+        }
+      });
+}
+
+ThermoState thermo_state(const System& s, const Replicated& rep, const Terms& t) {
+  ThermoState th;
+  th.step = s.step;
+  th.time = static_cast<double>(s.step) * s.timestep();
+  th.natoms = s.natoms;
+  th.volume = s.volume();
+  th.ke = rep.kinetic_energy(s);
+  const double dof = 3.0 * static_cast<double>(s.natoms) - 3;
+  th.temp = dof > 0 ? 2 * th.ke / (dof * s.units->boltz) : 0;
+  th.ecoul = t.ecoul;
+  th.elong = t.elong;
+  th.evdwl = t.evdwl;
+  th.press = (2 * th.ke + t.virial) / (3 * th.volume) * s.units->nktv2p;
+  return th;
+}
+
+void check_ready(const System& s) {
+  if (!s.box_created || s.natoms == 0) throw DeckError("run: no atoms (use create_box and create_atoms first)");
+  for (int t = 1; t <= s.ntypes; ++t) {
+    if (s.mass[static_cast<std::size_t>(t)] <= 0) throw DeckError("run: no mass set for atom type " + std::to_string(t));
+  }
+}
+
+void summary(const System& s, long steps, const ccl::Group& g, const Timers& timers, const Interactions& in,
+             const ccl::Statistics& stats, std::FILE* log) {
+  const double loop = timers.total();
+  if (log != nullptr) {
+    std::fprintf(log, "Loop time of %g on %d procs for %ld steps with %ld atoms\n\n", loop, g.size(), steps, s.natoms);
+    if (steps > 0 && loop > 0) {
+      const double ns = static_cast<double>(steps) * s.timestep() * s.units->ns;
+      std::fprintf(log, "Performance: %.3f ns/day, %.3f hours/ns, %.3f timesteps/s, %.4g atom-step/s\n",
+                   ns / loop * 86400, loop / ns / 3600, static_cast<double>(steps) / loop,
+                   static_cast<double>(steps) * static_cast<double>(s.natoms) / loop);
+    }
+  }
+  timers.report(g, log != nullptr ? log : stdout);
+  const long pairs = static_cast<long>(in.neighbors().pairs());
+  long total_pairs = 0;
+  ccl::reduce(g, std::span<const long>(&pairs, 1), std::span<long>(&total_pairs, 1), ccl::sum, 0);
+  if (log != nullptr) {
+    std::fprintf(log, "\nTotal # of neighbors = %ld\n", total_pairs);
+    std::fprintf(log, "Ave neighs/atom = %.4g\n", static_cast<double>(total_pairs) / static_cast<double>(s.natoms));
+    std::fprintf(log, "Neighbor list builds = %ld\n\nCollectives (ccl, this run's loop):\n", in.neighbors().builds() - 1);
+  }
+  ccl::print_statistics(g, stats, log != nullptr ? log : stdout);
+}
+
+}  // namespace
+
+void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, Dumps& dumps) {
+  check_ready(s);
+  if (options.decomp != "replicated") throw DeckError("--decomp " + options.decomp + " is not implemented yet");
+  std::FILE* log = g.rank() == 0 ? stdout : nullptr;
+  Replicated rep(s, g);
+  double sum_q = 0, sum_q2 = 0;
+  for (std::size_t i = 0; i < rep.natoms(); ++i) {
+    sum_q += rep.q(i);
+    sum_q2 += rep.q(i) * rep.q(i);
+  }
+  Interactions in(s, g, sum_q, sum_q2, log);
+  dumps.open(s, g);
+  Kokkos::View<double*> mass("mass", s.mass.size());
+  for (std::size_t t = 0; t < s.mass.size(); ++t) mass(t) = s.mass[t];
+  const double dt = s.timestep(), dt_kick = 0.5 * dt * s.units->ftm2v;
+  const std::size_t rows_begin = rep.first(), rows_end = rep.first() + rep.count();
+
+  Timers timers;
+  rep.wrap(s);
+  in.build_neighbors(rep.x, rows_begin, rows_end);
+  Terms terms = rep.compute_forces(in, timers);
+  const std::vector<std::string>& keys = s.run.thermo_keywords;
+  auto thermo = [&] {
+    const ThermoState th = thermo_state(s, rep, terms);
+    if (log != nullptr) thermo_row(log, keys, s.run.thermo_float, th);
+  };
+  auto dump = [&] {
+    if (!dumps.due(s, s.step)) return;
+    const std::vector<Atom> atoms = rep.gather_atoms();
+    if (log != nullptr) dumps.write(s, s.step, atoms);
+  };
+  if (log != nullptr) {
+    if (steps > 0 && !s.run.nve) std::fprintf(log, "WARNING: no fixes defined, atoms won't move\n");
+    std::fprintf(log, "Setting up Verlet run ...\n  Unit style    : %s\n  Current step  : %ld\n  Time step     : %g\n",
+                 s.units->name.c_str(), s.step, dt);
+    thermo_header(log, keys);
+  }
+  thermo();
+  dump();
+
+  ccl::reset_statistics();
+  ccl::set_timing(true);
+  timers = Timers();
+  long since_build = 0;
+  const NeighborSettings& nb = s.run.neighbor;
+  for (long k = 1; k <= steps; ++k) {
+    ++s.step;
+    if (s.run.nve) kick_drift(rep, mass, dt_kick, dt);
+    timers.stamp(Section::modify);
+    rep.exchange_positions();
+    timers.stamp(Section::comm);
+    ++since_build;
+    if (since_build >= nb.delay && since_build % nb.every == 0 && (!nb.check || in.neighbors().stale(rep.x))) {
+      rep.wrap(s);
+      in.build_neighbors(rep.x, rows_begin, rows_end);
+      since_build = 0;
+    }
+    timers.stamp(Section::neigh);
+    terms = rep.compute_forces(in, timers);
+    if (s.run.nve) kick_drift(rep, mass, dt_kick, 0);
+    timers.stamp(Section::modify);
+    if ((s.run.thermo_every > 0 && s.step % s.run.thermo_every == 0) || k == steps) thermo();
+    dump();
+    timers.stamp(Section::output);
+  }
+  const ccl::Statistics stats = ccl::statistics();
+  ccl::set_timing(false);
+  summary(s, steps, g, timers, in, stats, log);
+  s.atoms = rep.gather_atoms();
+}
+
+}  // namespace md
