@@ -208,10 +208,10 @@ bool apply_setup(System& s, const Command& c) {
   } else if (n == "mass") {
     need_box(s, c);
     c.expect_args(2, 2, "mass TYPE VALUE");
-    const int t = type_arg(s, c, 1);
+    const auto [first, last] = type_range(s, c, 1);
     const double m = c.number(2, "mass");
     if (!(m > 0)) c.fail("mass: must be positive");
-    s.mass[static_cast<std::size_t>(t)] = m;
+    for (int t = first; t <= last; ++t) s.mass[static_cast<std::size_t>(t)] = m;
   } else if (n == "set") {
     set(s, c);
   } else if (n == "velocity") {
