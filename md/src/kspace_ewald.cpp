@@ -51,7 +51,7 @@ class EwaldKspace : public Kspace {
 
 std::unique_ptr<Kspace> make_kspace(const System& s, double sum_q2, const ccl::Group& group, std::FILE* log) {
   if (s.kspace.style == "ewald") return std::make_unique<EwaldKspace>(s, sum_q2, group, log);
-  throw DeckError(s.kspace.where + ": kspace_style " + s.kspace.style + " is not implemented yet");
+  return make_pppm(s, sum_q2, group, log);
 }
 
 }  // namespace md

@@ -1,0 +1,254 @@
+// PPPM (particle-particle particle-mesh, Hockney and Eastwood) with ik differentiation as a
+// Kspace. Members form a 2D grid; each holds an x-pencil of the charge mesh and a z-pencil of
+// its transform (ewald/pencil_fft.hpp). Positions are replicated, so a member spreads onto its own
+// pencil the charges whose stencils reach it, and reads its pencil of the field back: no ghost
+// cells, and the shares add up in the decomposition's force combine.
+//
+//   Q(p)    = Σ_i q_i W(p − u_i)             order-P B-spline weights W, u_i = mesh coordinates
+//   E_k     = (C / 2V) Σ_{k≠0} G(k) |Q̂(k)|²   G: the optimal influence function
+//   E(p)    = (1/V) Σ_k −i k G(k) Q̂(k) e^{ik·p}    (three inverse FFTs)
+//   F_i     = C q_i Σ_p W(p − u_i) E(p)
+//   G(k)    = Σ_m (k·k_m / k_m²) U²(k_m) R(k_m) / (|k|² [Σ_m U²(k_m)]²),  R(q) = 4π e^{−q²/4g²},
+//             U(k) = Π_d sinc(k_d h_d / 2)^P,  k_m = k + 2π m / h
+// Cost per step: O(N P³) to spread and interpolate, 4 distributed 3D FFTs of the mesh.
+#include <cmath>
+
+#include "ewald/pencil_fft.hpp"
+#include "ewald/pppm_parameters.hpp"
+#include "md/kspace.hpp"
+
+namespace md {
+
+namespace {
+
+using ewald::Complex;
+constexpr int kMaxOrder = 7;
+
+// The order-P weights of the mesh points base − m (m = 0..P−1) for a coordinate u in mesh units:
+// W[m] = N_P(w + m), N_P the cardinal B-spline on [0, P], w the fractional part of u + P/2.
+int stencil(double u, int order, double* weight) {
+  const double shifted = u + 0.5 * order;
+  const double base = std::floor(shifted);
+  const double w = shifted - base;
+  weight[0] = 1;
+  for (int k = 2; k <= order; ++k) {
+    weight[k - 1] = 0;
+    for (int m = k - 1; m >= 0; --m) {
+      const double left = m > 0 ? weight[m - 1] : 0;
+      weight[m] = ((w + m) * weight[m] + (k - w - m) * left) / (k - 1);
+    }
+  }
+  return static_cast<int>(base);
+}
+
+// Rows R × columns C of the members' grid: the most nearly square factorisation with R ≤ C.
+std::pair<int, int> grid_shape(int members) {
+  int rows = 1;
+  for (int r = 1; r * r <= members; ++r) {
+    if (members % r == 0) rows = r;
+  }
+  return {rows, members / rows};
+}
+
+double sinc(double x) { return x == 0 ? 1 : std::sin(x) / x; }
+
+class PppmKspace : public Kspace {
+ public:
+  PppmKspace(const System& s, double sum_q2, const ccl::Group& group, std::FILE* log)
+      : box_(s.length()),
+        lo_(s.lo),
+        qqr2e_(s.units->qqr2e),
+        params_(ewald::choose_pppm(s.kspace.accuracy, s.units->qqr2e, sum_q2, static_cast<std::size_t>(s.natoms),
+                                   s.pair.cutoff_coul, s.length(), s.kspace.order, s.kspace.mesh)),
+        grid_(make_grid(group, params_.mesh, s.kspace.where)),
+        fft_(grid_, params_.mesh) {
+    influence();
+    if (log == nullptr) return;
+    const double error = std::hypot(params_.error_real, params_.error_kspace);
+    const auto [rows, cols] = grid_shape(group.size());
+    std::fprintf(log, "PPPM initialization ...\n");
+    std::fprintf(log, "  G vector (1/distance) = %.10g\n", params_.g);
+    std::fprintf(log, "  grid = %d %d %d\n", params_.mesh[0], params_.mesh[1], params_.mesh[2]);
+    std::fprintf(log, "  stencil order = %d\n", params_.order);
+    std::fprintf(log, "  estimated absolute RMS force accuracy = %.8g\n", error);
+    std::fprintf(log, "  estimated relative force accuracy = %.8g\n", error / qqr2e_);
+    std::fprintf(log, "  using double precision FFTW3, pencils on a %d x %d grid of ranks\n", rows, cols);
+    std::fprintf(log, "  3d grid and FFT values/proc = %zu\n", fft_.x_pencil().points());
+  }
+
+  double g() const override { return params_.g; }
+
+  ewald::Energy compute(const ewald::Positions& x, const ewald::Charges& q, const ewald::Forces& f) override {
+    spread(x, q);
+    fft_.forward(mesh_);
+    const std::size_t points = mesh_.size();
+    const double c = qqr2e_ / (2 * box_[0] * box_[1] * box_[2]);
+    ewald::Energy out;
+    for (std::size_t p = 0; p < points; ++p) {
+      const double s2 = std::norm(mesh_[p]);
+      out.energy += c * green_[p] * s2;
+      out.virial += c * virial_[p] * s2;
+    }
+    // The field along each axis: −i k_d G Q̂, back to real space.
+    const ewald::MeshBox& zb = fft_.z_pencil();
+    for (int d = 0; d < 3; ++d) {
+      field_[std::size_t(d)].resize(points);
+      std::size_t p = 0;
+      for (int ix = zb.lo[0]; ix < zb.hi[0]; ++ix) {
+        for (int iy = zb.lo[1]; iy < zb.hi[1]; ++iy) {
+          for (int iz = zb.lo[2]; iz < zb.hi[2]; ++iz, ++p) {
+            const int index[3] = {ix, iy, iz};
+            const double k = wave_number(d, index[d]);
+            field_[std::size_t(d)][p] = Complex(0, -k) * green_[p] * mesh_[p];
+          }
+        }
+      }
+      fft_.backward(field_[std::size_t(d)]);
+    }
+    gather_forces(x, q, f);
+    return out;
+  }
+
+ private:
+  static ccl::grids::Grid2D make_grid(const ccl::Group& group, const std::array<int, 3>& mesh, const std::string& where) {
+    const auto [rows, cols] = grid_shape(group.size());
+    for (int n : mesh) {
+      if (n < cols) {
+        throw DeckError(where + ": kspace_style pppm: the mesh (" + std::to_string(mesh[0]) + " " +
+                        std::to_string(mesh[1]) + " " + std::to_string(mesh[2]) + ") is smaller than the " +
+                        std::to_string(rows) + " x " + std::to_string(cols) + " grid of ranks");
+      }
+    }
+    return ccl::grids::Grid2D(group, rows, cols);
+  }
+
+  // 2π m / L_d with m taken in (−n/2, n/2].
+  double wave_number(int d, int index) const {
+    const int n = params_.mesh[std::size_t(d)];
+    const int m = 2 * index > n ? index - n : index;
+    return 2 * M_PI * m / box_[std::size_t(d)];
+  }
+
+  // G(k) and G(k)(1 − k²/2g²) at this member's k-points (z-pencil order).
+  void influence() {
+    const ewald::MeshBox& zb = fft_.z_pencil();
+    const int order = params_.order;
+    const double g = params_.g;
+    std::array<int, 3> images{};
+    std::array<std::vector<double>, 3> denominator;  // Σ_m sinc^{2P} per axis and index
+    for (std::size_t d = 0; d < 3; ++d) {
+      const int n = params_.mesh[d];
+      const double h = box_[d] / n;
+      images[d] = std::max(2, static_cast<int>(g * box_[d] / (M_PI * n) * std::pow(-std::log(1e-7), 0.25)));
+      denominator[d].resize(std::size_t(n));
+      for (int i = 0; i < n; ++i) {
+        double sum = 0;
+        for (int m = -50; m <= 50; ++m) sum += std::pow(sinc(0.5 * h * (wave_number(int(d), i) + 2 * M_PI * m / h)), 2 * order);
+        denominator[d][std::size_t(i)] = sum;
+      }
+    }
+    green_.assign(zb.points(), 0.0);
+    virial_.assign(zb.points(), 0.0);
+    std::size_t p = 0;
+    for (int ix = zb.lo[0]; ix < zb.hi[0]; ++ix) {
+      for (int iy = zb.lo[1]; iy < zb.hi[1]; ++iy) {
+        for (int iz = zb.lo[2]; iz < zb.hi[2]; ++iz, ++p) {
+          const int index[3] = {ix, iy, iz};
+          double k[3], h[3];
+          for (std::size_t d = 0; d < 3; ++d) {
+            k[d] = wave_number(int(d), index[d]);
+            h[d] = box_[d] / params_.mesh[d];
+          }
+          const double k2 = k[0] * k[0] + k[1] * k[1] + k[2] * k[2];
+          if (k2 == 0) continue;
+          double sum = 0;
+          for (int mx = -images[0]; mx <= images[0]; ++mx) {
+            const double qx = k[0] + 2 * M_PI * mx / h[0];
+            const double ux = std::pow(sinc(0.5 * h[0] * qx), 2 * order);
+            for (int my = -images[1]; my <= images[1]; ++my) {
+              const double qy = k[1] + 2 * M_PI * my / h[1];
+              const double uy = std::pow(sinc(0.5 * h[1] * qy), 2 * order);
+              for (int mz = -images[2]; mz <= images[2]; ++mz) {
+                const double qz = k[2] + 2 * M_PI * mz / h[2];
+                const double uz = std::pow(sinc(0.5 * h[2] * qz), 2 * order);
+                const double q2 = qx * qx + qy * qy + qz * qz;
+                const double dot = k[0] * qx + k[1] * qy + k[2] * qz;
+                sum += dot / q2 * ux * uy * uz * 4 * M_PI * std::exp(-q2 / (4 * g * g));
+              }
+            }
+          }
+          const double den = denominator[0][std::size_t(ix)] * denominator[1][std::size_t(iy)] *
+                             denominator[2][std::size_t(iz)];
+          green_[p] = sum / (k2 * den * den);
+          virial_[p] = green_[p] * (1 - k2 / (2 * g * g));
+        }
+      }
+    }
+  }
+
+  // A coordinate in mesh units along d.
+  double mesh_coordinate(double x, std::size_t d) const {
+    return (x - lo_[d]) / box_[d] * params_.mesh[d];
+  }
+
+  // Calls visit(atom, flat index into the x-pencil, weight) for every stencil point of every atom
+  // that lies in this member's x-pencil.
+  template <class Visit>
+  void for_my_points(const ewald::Positions& x, Visit&& visit) const {
+    const ewald::MeshBox& xb = fft_.x_pencil();
+    const int order = params_.order;
+    const int n[3] = {params_.mesh[0], params_.mesh[1], params_.mesh[2]};
+    const int ny = xb.size(1);
+    for (std::size_t i = 0; i < x.extent(0); ++i) {
+      double w[3][kMaxOrder];
+      int base[3];
+      for (std::size_t d = 0; d < 3; ++d) base[d] = stencil(mesh_coordinate(x(i, d), d), order, w[d]);
+      for (int mz = 0; mz < order; ++mz) {
+        const int z = ((base[2] - mz) % n[2] + n[2]) % n[2];
+        if (z < xb.lo[2] || z >= xb.hi[2]) continue;
+        for (int my = 0; my < order; ++my) {
+          const int y = ((base[1] - my) % n[1] + n[1]) % n[1];
+          if (y < xb.lo[1] || y >= xb.hi[1]) continue;
+          const double wyz = w[2][mz] * w[1][my];
+          const std::size_t row = (std::size_t(z - xb.lo[2]) * std::size_t(ny) + std::size_t(y - xb.lo[1])) * std::size_t(n[0]);
+          for (int mx = 0; mx < order; ++mx) {
+            const int xi = ((base[0] - mx) % n[0] + n[0]) % n[0];
+            visit(i, row + std::size_t(xi), wyz * w[0][mx]);
+          }
+        }
+      }
+    }
+  }
+
+  void spread(const ewald::Positions& x, const ewald::Charges& q) {
+    mesh_.assign(fft_.x_pencil().points(), Complex(0, 0));
+    for_my_points(x, [&](std::size_t i, std::size_t p, double w) { mesh_[p] += q(i) * w; });
+  }
+
+  void gather_forces(const ewald::Positions& x, const ewald::Charges& q, const ewald::Forces& f) {
+    const double scale = qqr2e_ / (box_[0] * box_[1] * box_[2]);
+    for_my_points(x, [&](std::size_t i, std::size_t p, double w) {
+      const double a = scale * q(i) * w;
+      f(i, 0) += a * field_[0][p].real();
+      f(i, 1) += a * field_[1][p].real();
+      f(i, 2) += a * field_[2][p].real();
+    });
+  }
+
+  Vec3 box_, lo_;
+  double qqr2e_;
+  ewald::PppmParameters params_;
+  ccl::grids::Grid2D grid_;
+  ewald::PencilFft fft_;
+  std::vector<double> green_, virial_;
+  std::vector<Complex> mesh_;
+  std::array<std::vector<Complex>, 3> field_;
+};
+
+}  // namespace
+
+std::unique_ptr<Kspace> make_pppm(const System& s, double sum_q2, const ccl::Group& group, std::FILE* log) {
+  return std::make_unique<PppmKspace>(s, sum_q2, group, log);
+}
+
+}  // namespace md
