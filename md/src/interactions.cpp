@@ -48,7 +48,7 @@ void Interactions::build_neighbors(const Positions& x, std::size_t row_begin, st
 Terms Interactions::compute_share(const Positions& x, const Charges& q, const Types& type, const Forces& f,
                                   Timers& timers) {
   Kokkos::deep_copy(f, 0.0);
-  const PairEnergy pair = pair_->compute(x, q, type, len_, list_, f);
+  const PairEnergy pair = pair_->compute(x, q, type, list_, f);
   timers.stamp(Section::pair);
   const ewald::Energy kspace = kspace_->compute(x, q, f);
   Terms t;

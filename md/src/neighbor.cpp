@@ -49,6 +49,11 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
     for (std::size_t i = 0; i < n; ++i) sorted[fill[flat(cell_of[i])]++] = static_cast<int>(i);
   }
   const std::array<std::vector<int>, 3> around{offsets_for(cells[0]), offsets_for(cells[1]), offsets_for(cells[2])};
+  shifts = Kokkos::View<double[27][3]>("image shifts");
+  for (int code = 0; code < kImages; ++code) {
+    const int m[3] = {code / 9 - 1, code / 3 % 3 - 1, code % 3 - 1};
+    for (std::size_t d = 0; d < 3; ++d) shifts(std::size_t(code), d) = m[d] * len[d];
+  }
   const double cut2 = list_cut * list_cut;
   std::vector<std::size_t> offs{0};
   std::vector<int> list;
@@ -56,19 +61,37 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
     for (int ox : around[0]) {
       for (int oy : around[1]) {
         for (int oz : around[2]) {
-          std::array<int, 3> c{(cell_of[i][0] + ox + cells[0]) % cells[0], (cell_of[i][1] + oy + cells[1]) % cells[1],
-                               (cell_of[i][2] + oz + cells[2]) % cells[2]};
+          const int o[3] = {ox, oy, oz};
+          std::array<int, 3> c{};
+          // Images to try per axis: the one the cell offset wraps to, or all three when the axis
+          // has fewer than three cells (then one cell holds several images of a neighbour).
+          int image_lo[3], image_hi[3];
+          for (std::size_t d = 0; d < 3; ++d) {
+            const int raw = cell_of[i][d] + o[d];
+            c[d] = (raw + cells[d]) % cells[d];
+            if (cells[d] < 3) {
+              image_lo[d] = -1, image_hi[d] = 1;
+            } else {
+              image_lo[d] = image_hi[d] = raw < 0 ? -1 : (raw >= cells[d] ? 1 : 0);
+            }
+          }
           const std::size_t k = flat(c);
           for (std::size_t s = start[k]; s < start[k + 1]; ++s) {
             const auto j = static_cast<std::size_t>(sorted[s]);
-            if (!owns_pair(i, j)) continue;
-            double r2 = 0;
-            for (std::size_t d = 0; d < 3; ++d) {
-              double dx = x(i, d) - x(j, d);
-              dx -= len[d] * std::nearbyint(dx / len[d]);
-              r2 += dx * dx;
+            if (j == i || !owns_pair(i, j)) continue;
+            for (int mx = image_lo[0]; mx <= image_hi[0]; ++mx) {
+              for (int my = image_lo[1]; my <= image_hi[1]; ++my) {
+                for (int mz = image_lo[2]; mz <= image_hi[2]; ++mz) {
+                  // x_i − (x_j + m L): the image of j displaced by m boxes
+                  const double dx = x(i, 0) - x(j, 0) - mx * len[0];
+                  const double dy = x(i, 1) - x(j, 1) - my * len[1];
+                  const double dz = x(i, 2) - x(j, 2) - mz * len[2];
+                  if (dx * dx + dy * dy + dz * dz >= cut2) continue;
+                  const int code = (mx + 1) * 9 + (my + 1) * 3 + (mz + 1);  // shifts(code) = m L
+                  list.push_back(static_cast<int>(j) * kImages + code);
+                }
+              }
             }
-            if (r2 < cut2) list.push_back(static_cast<int>(j));
           }
         }
       }

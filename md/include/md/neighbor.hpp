@@ -1,6 +1,8 @@
-// Half neighbour lists built by cell binning: the pairs (i, j) closer than the list cut-off (the
-// interaction cut-off plus a skin) by minimum image, for a range of rows i; each pair is held by
-// one of its atoms' rows (by the parity of i + j, so that rows hold equal shares).
+// Half neighbour lists built by cell binning: the pairs (i, j, image) closer than the list cut-off
+// (the interaction cut-off plus a skin), for a range of rows i; each pair is held by one of its
+// atoms' rows (by the parity of i + j, so that rows hold equal shares). An entry records which
+// periodic image of j it is (a shift of −L, 0 or +L per axis), so a force kernel subtracts the
+// shift instead of rounding; every image within reach is listed, as ghost atoms would be.
 //
 // Cells are at least the list cut-off wide, so a row's neighbours lie in its own cell and the 26
 // around it (fewer distinct cells when a dimension has fewer than three). Building costs O(N) to
@@ -33,9 +35,12 @@ class NeighborList {
   std::size_t pairs() const { return neighbors.extent(0); }
   long builds() const { return builds_; }
 
-  // Row r (atom row_begin + r) has neighbours neighbors(offsets(r)) .. neighbors(offsets(r+1) - 1).
+  // Row r (atom row_begin + r) has entries neighbors(offsets(r)) .. neighbors(offsets(r+1) - 1),
+  // each j · 27 + image: the pair's separation is x_i − x_j − shifts(image, ·).
   Kokkos::View<std::size_t*> offsets;
   Kokkos::View<int*> neighbors;
+  Kokkos::View<double[27][3]> shifts;
+  static constexpr int kImages = 27;
 
  private:
   double cutoff_ = 0, skin_ = 0;
