@@ -13,46 +13,51 @@ namespace {
 
 int block_lo(int n, int parts, int i) { return static_cast<int>(static_cast<long>(n) * i / parts); }
 
-// Lines along `axis` in the pencil layout where that axis is the fastest: count and length.
-fftw_plan plan_lines(int length, int lines, int sign, Complex* data) {
-  auto* d = reinterpret_cast<fftw_complex*>(data);
-  return fftw_plan_many_dft(1, &length, lines, d, nullptr, 1, length, d, nullptr, 1, length, sign, FFTW_ESTIMATE | FFTW_UNALIGNED);
-}
-
 }  // namespace
 
 PencilFft::PencilFft(const ccl::grids::Grid2D& grid, std::array<int, 3> n)
-    : row_(grid.row_group()),
-      column_(grid.column_group()),
-      n_(n),
-      r_(grid.column_group().rank()),
-      c_(grid.row_group().rank()),
-      rows_(grid.column_group().size()),
-      cols_(grid.row_group().size()) {
+    : row_(grid.row_group()), column_(grid.column_group()), n_(n) {
+  const int r = column_.rank(), rows = column_.size(), c = row_.rank(), cols = row_.size();
   for (int d = 0; d < 3; ++d) {
-    if (n[std::size_t(d)] < std::max(rows_, cols_)) throw std::invalid_argument("PencilFft: mesh smaller than the grid");
+    if (n[std::size_t(d)] < std::max(rows, cols)) throw std::invalid_argument("PencilFft: mesh smaller than the grid");
   }
-  auto block = [&](int axis, int parts, int i, MeshBox& b) {
+  auto split = [&](MeshBox& b, int axis, int parts, int i) {
     b.lo[std::size_t(axis)] = block_lo(n[std::size_t(axis)], parts, i);
     b.hi[std::size_t(axis)] = block_lo(n[std::size_t(axis)], parts, i + 1);
   };
-  x_box_ = MeshBox{{0, 0, 0}, n};
-  block(1, rows_, r_, x_box_);
-  block(2, cols_, c_, x_box_);
-  y_box_ = MeshBox{{0, 0, 0}, n};
-  block(0, rows_, r_, y_box_);
-  block(2, cols_, c_, y_box_);
-  z_box_ = MeshBox{{0, 0, 0}, n};
-  block(0, rows_, r_, z_box_);
-  block(1, cols_, c_, z_box_);
-  std::size_t most = std::max({x_box_.points(), y_box_.points(), z_box_.points()});
-  buffer_.resize(most);
-  const MeshBox* boxes[3] = {&x_box_, &y_box_, &z_box_};
+  // Strides of a box stored with axes slow → fast.
+  auto stored = [](const MeshBox& b, int slow, int middle, int fast) {
+    Layout l{b, {}};
+    l.stride[std::size_t(fast)] = 1;
+    l.stride[std::size_t(middle)] = std::size_t(b.size(fast));
+    l.stride[std::size_t(slow)] = std::size_t(b.size(fast)) * std::size_t(b.size(middle));
+    return l;
+  };
+  MeshBox xb{{0, 0, 0}, n}, yb{{0, 0, 0}, n}, zb{{0, 0, 0}, n};
+  split(xb, 1, rows, r), split(xb, 2, cols, c);
+  split(yb, 0, rows, r), split(yb, 2, cols, c);
+  split(zb, 0, rows, r), split(zb, 1, cols, c);
+  x_ = stored(xb, 2, 1, 0);
+  y_ = rows == 1 ? x_ : stored(yb, 2, 0, 1);
+  z_ = cols == 1 ? y_ : stored(zb, 0, 1, 2);
+  buffer_.resize(std::max({xb.points(), yb.points(), zb.points()}));
+  const Layout* stage[3] = {&x_, &y_, &z_};
   for (int axis = 0; axis < 3; ++axis) {
-    const MeshBox& b = *boxes[axis];
-    const int lines = static_cast<int>(b.points() / std::size_t(n[std::size_t(axis)]));
-    plans_[std::size_t(2 * axis)] = plan_lines(n[std::size_t(axis)], lines, FFTW_FORWARD, buffer_.data());
-    plans_[std::size_t(2 * axis + 1)] = plan_lines(n[std::size_t(axis)], lines, FFTW_BACKWARD, buffer_.data());
+    const Layout& l = *stage[axis];
+    fftw_iodim line{n[std::size_t(axis)], static_cast<int>(l.stride[std::size_t(axis)]),
+                    static_cast<int>(l.stride[std::size_t(axis)])};
+    fftw_iodim loops[2];
+    int k = 0;
+    for (int other = 0; other < 3; ++other) {
+      if (other == axis) continue;
+      const int stride = static_cast<int>(l.stride[std::size_t(other)]);
+      loops[k++] = fftw_iodim{l.box.size(other), stride, stride};
+    }
+    auto* d = reinterpret_cast<fftw_complex*>(buffer_.data());
+    for (int dir = 0; dir < 2; ++dir) {
+      plans_[std::size_t(2 * axis + dir)] = fftw_plan_guru_dft(1, &line, 2, loops, d, d, dir == 0 ? FFTW_FORWARD : FFTW_BACKWARD,
+                                                             FFTW_ESTIMATE | FFTW_UNALIGNED);
+    }
   }
 }
 
@@ -68,122 +73,58 @@ void PencilFft::fft_lines(std::vector<Complex>& data, int axis, int sign) {
   fftw_execute_dft(plan, d, d);
 }
 
-// x-pencils [z][y][x] ⇄ y-pencils [z][x][y] within the grid column (members r' = 0..R−1).
-void PencilFft::x_to_y(std::vector<Complex>& data, bool reverse) {
-  const int nz = x_box_.size(2), ny_mine = x_box_.size(1), nx_mine = y_box_.size(0);
-  std::vector<std::size_t> counts_send(static_cast<std::size_t>(rows_)), counts_recv(static_cast<std::size_t>(rows_));
-  for (int p = 0; p < rows_; ++p) {
-    const int nx_p = block_lo(n_[0], rows_, p + 1) - block_lo(n_[0], rows_, p);
-    const int ny_p = block_lo(n_[1], rows_, p + 1) - block_lo(n_[1], rows_, p);
-    // forward: to p goes (z, my y-block, p's x-block); from p comes (z, p's y-block, my x-block)
-    counts_send[std::size_t(p)] = std::size_t(nz) * std::size_t(reverse ? ny_p * nx_mine : ny_mine * nx_p);
-    counts_recv[std::size_t(p)] = std::size_t(nz) * std::size_t(reverse ? ny_mine * nx_p : ny_p * nx_mine);
-  }
-  exchange_.resize(std::max(x_box_.points(), y_box_.points()));
-  std::vector<Complex>& packed = exchange_;
+void PencilFft::transpose(std::vector<Complex>& data, const Layout& from, const Layout& to, int a, int b,
+                          const ccl::Group& g) {
+  const int members = g.size(), third = 3 - a - b;
+  const auto A = std::size_t(a), B = std::size_t(b), T = std::size_t(third);
+  std::vector<std::size_t> send_counts(static_cast<std::size_t>(members)), recv_counts(send_counts.size());
+  exchange_.resize(from.box.points());
   std::size_t k = 0;
-  for (int p = 0; p < rows_; ++p) {
-    const int x0 = block_lo(n_[0], rows_, p), x1 = block_lo(n_[0], rows_, p + 1);
-    const int y0 = block_lo(n_[1], rows_, p), y1 = block_lo(n_[1], rows_, p + 1);
-    for (int z = 0; z < nz; ++z) {
-      if (!reverse) {  // from [z][y][x]: my y rows, p's x columns
-        for (int y = 0; y < ny_mine; ++y) {
-          for (int x = x0; x < x1; ++x) packed[k++] = data[(std::size_t(z) * ny_mine + y) * n_[0] + x];
-        }
-      } else {  // from [z][x][y]: my x rows, p's y columns
-        for (int x = 0; x < nx_mine; ++x) {
-          for (int y = y0; y < y1; ++y) packed[k++] = data[(std::size_t(z) * nx_mine + x) * n_[1] + y];
-        }
+  // To member p: a in p's block of a, b in this member's block, the third axis as held.
+  for (int p = 0; p < members; ++p) {
+    const int a0 = block_lo(n_[A], members, p), a1 = block_lo(n_[A], members, p + 1);
+    const std::size_t begin = k;
+    for (int t = from.box.lo[T]; t < from.box.hi[T]; ++t) {
+      for (int y = from.box.lo[B]; y < from.box.hi[B]; ++y) {
+        const std::size_t base = std::size_t(t - from.box.lo[T]) * from.stride[T] + std::size_t(y - from.box.lo[B]) * from.stride[B];
+        for (int x = a0; x < a1; ++x) exchange_[k++] = data[base + std::size_t(x - from.box.lo[A]) * from.stride[A]];
       }
     }
+    send_counts[std::size_t(p)] = k - begin;
+    const int b0 = block_lo(n_[B], members, p), b1 = block_lo(n_[B], members, p + 1);
+    recv_counts[std::size_t(p)] = std::size_t(to.box.size(third)) * std::size_t(b1 - b0) * std::size_t(to.box.size(a));
   }
-  std::vector<Complex> received(reverse ? x_box_.points() : y_box_.points());
-  ccl::indexv(column_, std::span<const Complex>(packed.data(), k), counts_send, received, counts_recv);
-  data.resize(received.size());
+  received_.resize(to.box.points());
+  ccl::indexv(g, std::span<const Complex>(exchange_.data(), k), send_counts, received_, recv_counts);
+  data.resize(std::max(data.size(), to.box.points()));
   k = 0;
-  for (int p = 0; p < rows_; ++p) {
-    const int x0 = block_lo(n_[0], rows_, p), x1 = block_lo(n_[0], rows_, p + 1);
-    const int y0 = block_lo(n_[1], rows_, p), y1 = block_lo(n_[1], rows_, p + 1);
-    for (int z = 0; z < nz; ++z) {
-      if (!reverse) {  // into [z][x][y]: p's y rows
-        for (int y = y0; y < y1; ++y) {
-          for (int x = 0; x < nx_mine; ++x) data[(std::size_t(z) * nx_mine + x) * n_[1] + y] = received[k++];
-        }
-      } else {  // into [z][y][x]: p's x columns
-        for (int x = x0; x < x1; ++x) {
-          for (int y = 0; y < ny_mine; ++y) data[(std::size_t(z) * ny_mine + y) * n_[0] + x] = received[k++];
-        }
-      }
-    }
-  }
-}
-
-// y-pencils [z][x][y] ⇄ z-pencils [x][y][z] within the grid row (members c' = 0..C−1).
-void PencilFft::y_to_z(std::vector<Complex>& data, bool reverse) {
-  const int nx = y_box_.size(0), nz_mine = y_box_.size(2), ny_mine = z_box_.size(1);
-  std::vector<std::size_t> counts_send(static_cast<std::size_t>(cols_)), counts_recv(static_cast<std::size_t>(cols_));
-  for (int p = 0; p < cols_; ++p) {
-    const int ny_p = block_lo(n_[1], cols_, p + 1) - block_lo(n_[1], cols_, p);
-    const int nz_p = block_lo(n_[2], cols_, p + 1) - block_lo(n_[2], cols_, p);
-    counts_send[std::size_t(p)] = std::size_t(nx) * std::size_t(reverse ? nz_p * ny_mine : nz_mine * ny_p);
-    counts_recv[std::size_t(p)] = std::size_t(nx) * std::size_t(reverse ? nz_mine * ny_p : nz_p * ny_mine);
-  }
-  exchange_.resize(std::max(y_box_.points(), z_box_.points()));
-  std::vector<Complex>& packed = exchange_;
-  std::size_t k = 0;
-  for (int p = 0; p < cols_; ++p) {
-    const int y0 = block_lo(n_[1], cols_, p), y1 = block_lo(n_[1], cols_, p + 1);
-    const int z0 = block_lo(n_[2], cols_, p), z1 = block_lo(n_[2], cols_, p + 1);
-    if (!reverse) {  // from [z][x][y]: my z planes, p's y columns; packed (z, x, y)
-      for (int z = 0; z < nz_mine; ++z) {
-        for (int x = 0; x < nx; ++x) {
-          for (int y = y0; y < y1; ++y) packed[k++] = data[(std::size_t(z) * nx + x) * n_[1] + y];
-        }
-      }
-    } else {  // from [x][y][z]: p's z range; packed (z, x, y)
-      for (int z = z0; z < z1; ++z) {
-        for (int x = 0; x < nx; ++x) {
-          for (int y = 0; y < ny_mine; ++y) packed[k++] = data[(std::size_t(x) * ny_mine + y) * n_[2] + z];
-        }
-      }
-    }
-  }
-  std::vector<Complex> received(reverse ? y_box_.points() : z_box_.points());
-  ccl::indexv(row_, std::span<const Complex>(packed.data(), k), counts_send, received, counts_recv);
-  data.resize(received.size());
-  k = 0;
-  for (int p = 0; p < cols_; ++p) {
-    const int y0 = block_lo(n_[1], cols_, p), y1 = block_lo(n_[1], cols_, p + 1);
-    const int z0 = block_lo(n_[2], cols_, p), z1 = block_lo(n_[2], cols_, p + 1);
-    if (!reverse) {  // into [x][y][z]: p's z range
-      for (int z = z0; z < z1; ++z) {
-        for (int x = 0; x < nx; ++x) {
-          for (int y = 0; y < ny_mine; ++y) data[(std::size_t(x) * ny_mine + y) * n_[2] + z] = received[k++];
-        }
-      }
-    } else {  // into [z][x][y]: p's y columns
-      for (int z = 0; z < nz_mine; ++z) {
-        for (int x = 0; x < nx; ++x) {
-          for (int y = y0; y < y1; ++y) data[(std::size_t(z) * nx + x) * n_[1] + y] = received[k++];
-        }
+  // From member p: p's block of b, this member's block of a, in the order p packed them.
+  for (int p = 0; p < members; ++p) {
+    const int b0 = block_lo(n_[B], members, p), b1 = block_lo(n_[B], members, p + 1);
+    for (int t = to.box.lo[T]; t < to.box.hi[T]; ++t) {
+      for (int y = b0; y < b1; ++y) {
+        const std::size_t base = std::size_t(t - to.box.lo[T]) * to.stride[T] + std::size_t(y - to.box.lo[B]) * to.stride[B];
+        for (int x = to.box.lo[A]; x < to.box.hi[A]; ++x) data[base + std::size_t(x - to.box.lo[A]) * to.stride[A]] = received_[k++];
       }
     }
   }
 }
 
 void PencilFft::forward(std::vector<Complex>& data) {
+  data.resize(buffer_.size());
   fft_lines(data, 0, FFTW_FORWARD);
-  x_to_y(data, false);
+  if (column_.size() > 1) transpose(data, x_, y_, 0, 1, column_);
   fft_lines(data, 1, FFTW_FORWARD);
-  y_to_z(data, false);
+  if (row_.size() > 1) transpose(data, y_, z_, 1, 2, row_);
   fft_lines(data, 2, FFTW_FORWARD);
 }
 
 void PencilFft::backward(std::vector<Complex>& data) {
+  data.resize(buffer_.size());
   fft_lines(data, 2, FFTW_BACKWARD);
-  y_to_z(data, true);
+  if (row_.size() > 1) transpose(data, z_, y_, 2, 1, row_);
   fft_lines(data, 1, FFTW_BACKWARD);
-  x_to_y(data, true);
+  if (column_.size() > 1) transpose(data, y_, x_, 1, 0, column_);
   fft_lines(data, 0, FFTW_BACKWARD);
 }
 

@@ -22,7 +22,6 @@ namespace md {
 namespace {
 
 using ewald::Complex;
-constexpr int kMaxOrder = 7;
 
 // The order-P weights of the mesh points base − m (m = 0..P−1) for a coordinate u in mesh units:
 // W[m] = N_P(w + m), N_P the cardinal B-spline on [0, P], w the fractional part of u + P/2.
@@ -81,7 +80,7 @@ class PppmKspace : public Kspace {
   ewald::Energy compute(const ewald::Positions& x, const ewald::Charges& q, const ewald::Forces& f) override {
     spread(x, q);
     fft_.forward(mesh_);
-    const std::size_t points = mesh_.size();
+    const std::size_t points = fft_.z_pencil().points();  // k-points: the first entries of mesh_
     const double c = qqr2e_ / (2 * box_[0] * box_[1] * box_[2]);
     ewald::Energy out;
     for (std::size_t p = 0; p < points; ++p) {
@@ -92,11 +91,11 @@ class PppmKspace : public Kspace {
     // The field along each axis: −i k_d G Q̂, back to real space.
     const ewald::MeshBox& zb = fft_.z_pencil();
     for (int d = 0; d < 3; ++d) {
-      field_[std::size_t(d)].resize(points);
-      std::size_t p = 0;
+      field_[std::size_t(d)].resize(mesh_.size());
       for (int ix = zb.lo[0]; ix < zb.hi[0]; ++ix) {
         for (int iy = zb.lo[1]; iy < zb.hi[1]; ++iy) {
-          for (int iz = zb.lo[2]; iz < zb.hi[2]; ++iz, ++p) {
+          for (int iz = zb.lo[2]; iz < zb.hi[2]; ++iz) {
+            const std::size_t p = fft_.k_index(ix, iy, iz);
             const int index[3] = {ix, iy, iz};
             const double k = wave_number(d, index[d]);
             field_[std::size_t(d)][p] = Complex(0, -k) * green_[p] * mesh_[p];
@@ -149,10 +148,10 @@ class PppmKspace : public Kspace {
     }
     green_.assign(zb.points(), 0.0);
     virial_.assign(zb.points(), 0.0);
-    std::size_t p = 0;
     for (int ix = zb.lo[0]; ix < zb.hi[0]; ++ix) {
       for (int iy = zb.lo[1]; iy < zb.hi[1]; ++iy) {
-        for (int iz = zb.lo[2]; iz < zb.hi[2]; ++iz, ++p) {
+        for (int iz = zb.lo[2]; iz < zb.hi[2]; ++iz) {
+          const std::size_t p = fft_.k_index(ix, iy, iz);
           const int index[3] = {ix, iy, iz};
           double k[3], h[3];
           for (std::size_t d = 0; d < 3; ++d) {
@@ -191,48 +190,83 @@ class PppmKspace : public Kspace {
     return (x - lo_[d]) / box_[d] * params_.mesh[d];
   }
 
-  // Calls visit(atom, flat index into the x-pencil, weight) for every stencil point of every atom
-  // that lies in this member's x-pencil.
-  template <class Visit>
-  void for_my_points(const ewald::Positions& x, Visit&& visit) const {
-    const ewald::MeshBox& xb = fft_.x_pencil();
+  // Each atom's stencil along each axis: the P mesh indices (wrapped into the mesh) and weights.
+  void find_stencils(const ewald::Positions& x) {
     const int order = params_.order;
-    const int n[3] = {params_.mesh[0], params_.mesh[1], params_.mesh[2]};
-    const int ny = xb.size(1);
-    for (std::size_t i = 0; i < x.extent(0); ++i) {
-      double w[3][kMaxOrder];
-      int base[3];
-      for (std::size_t d = 0; d < 3; ++d) base[d] = stencil(mesh_coordinate(x(i, d), d), order, w[d]);
-      for (int mz = 0; mz < order; ++mz) {
-        const int z = ((base[2] - mz) % n[2] + n[2]) % n[2];
-        if (z < xb.lo[2] || z >= xb.hi[2]) continue;
-        for (int my = 0; my < order; ++my) {
-          const int y = ((base[1] - my) % n[1] + n[1]) % n[1];
-          if (y < xb.lo[1] || y >= xb.hi[1]) continue;
-          const double wyz = w[2][mz] * w[1][my];
-          const std::size_t row = (std::size_t(z - xb.lo[2]) * std::size_t(ny) + std::size_t(y - xb.lo[1])) * std::size_t(n[0]);
-          for (int mx = 0; mx < order; ++mx) {
-            const int xi = ((base[0] - mx) % n[0] + n[0]) % n[0];
-            visit(i, row + std::size_t(xi), wyz * w[0][mx]);
-          }
+    const std::size_t n = x.extent(0), width = std::size_t(order);
+    for (std::size_t d = 0; d < 3; ++d) {
+      index_[d].resize(n * width);
+      weight_[d].resize(n * width);
+      const int mesh = params_.mesh[d];
+      for (std::size_t i = 0; i < n; ++i) {
+        const int base = stencil(mesh_coordinate(x(i, d), d), order, &weight_[d][i * width]);
+        int point = ((base % mesh) + mesh) % mesh;
+        for (std::size_t m = 0; m < width; ++m) {
+          index_[d][i * width + m] = point;
+          point = point == 0 ? mesh - 1 : point - 1;
         }
       }
     }
   }
 
+  // Calls visit(atom, flat index into the x-pencil, weight) for every stencil point of every atom
+  // that lies in this member's x-pencil, then done(atom).
+  template <class Visit, class Done>
+  void for_my_points(std::size_t natoms, Visit&& visit, Done&& done) const {
+    const ewald::MeshBox& xb = fft_.x_pencil();
+    const auto order = std::size_t(params_.order);
+    const auto nx = std::size_t(params_.mesh[0]), ny = std::size_t(xb.size(1));
+    for (std::size_t i = 0; i < natoms; ++i) {
+      const int* ix = &index_[0][i * order];
+      const int* iy = &index_[1][i * order];
+      const int* iz = &index_[2][i * order];
+      const double* wx = &weight_[0][i * order];
+      const double* wy = &weight_[1][i * order];
+      const double* wz = &weight_[2][i * order];
+      for (std::size_t mz = 0; mz < order; ++mz) {
+        if (iz[mz] < xb.lo[2] || iz[mz] >= xb.hi[2]) continue;
+        for (std::size_t my = 0; my < order; ++my) {
+          if (iy[my] < xb.lo[1] || iy[my] >= xb.hi[1]) continue;
+          const double wyz = wz[mz] * wy[my];
+          const std::size_t row = (std::size_t(iz[mz] - xb.lo[2]) * ny + std::size_t(iy[my] - xb.lo[1])) * nx;
+          for (std::size_t mx = 0; mx < order; ++mx) visit(i, row + std::size_t(ix[mx]), wyz * wx[mx]);
+        }
+      }
+      done(i);
+    }
+  }
+
   void spread(const ewald::Positions& x, const ewald::Charges& q) {
-    mesh_.assign(fft_.x_pencil().points(), Complex(0, 0));
-    for_my_points(x, [&](std::size_t i, std::size_t p, double w) { mesh_[p] += q(i) * w; });
+    find_stencils(x);
+    density_.assign(fft_.x_pencil().points(), 0.0);
+    for_my_points(
+        x.extent(0), [&](std::size_t i, std::size_t p, double w) { density_[p] += q(i) * w; }, [](std::size_t) {});
+    mesh_.assign(density_.begin(), density_.end());
   }
 
   void gather_forces(const ewald::Positions& x, const ewald::Charges& q, const ewald::Forces& f) {
     const double scale = qqr2e_ / (box_[0] * box_[1] * box_[2]);
-    for_my_points(x, [&](std::size_t i, std::size_t p, double w) {
-      const double a = scale * q(i) * w;
-      f(i, 0) += a * field_[0][p].real();
-      f(i, 1) += a * field_[1][p].real();
-      f(i, 2) += a * field_[2][p].real();
-    });
+    // The three components side by side: one cache line per mesh point read.
+    const std::size_t points = fft_.x_pencil().points();
+    field_xyz_.resize(3 * points);
+    for (std::size_t p = 0; p < points; ++p) {
+      for (std::size_t d = 0; d < 3; ++d) field_xyz_[3 * p + d] = field_[d][p].real();
+    }
+    double ex = 0, ey = 0, ez = 0;  // the field at the atom, summed in registers
+    for_my_points(
+        x.extent(0),
+        [&](std::size_t, std::size_t p, double w) {
+          ex += w * field_xyz_[3 * p];
+          ey += w * field_xyz_[3 * p + 1];
+          ez += w * field_xyz_[3 * p + 2];
+        },
+        [&](std::size_t i) {
+          const double a = scale * q(i);
+          f(i, 0) += a * ex;
+          f(i, 1) += a * ey;
+          f(i, 2) += a * ez;
+          ex = ey = ez = 0;
+        });
   }
 
   Vec3 box_, lo_;
@@ -241,8 +275,12 @@ class PppmKspace : public Kspace {
   ccl::grids::Grid2D grid_;
   ewald::PencilFft fft_;
   std::vector<double> green_, virial_;
-  std::vector<Complex> mesh_;
+  std::vector<double> density_;    // charge on this member's x-pencil
+  std::vector<Complex> mesh_;      // the transform's working array
+  std::vector<double> field_xyz_;  // the field on the x-pencil, (x, y, z) per point
   std::array<std::vector<Complex>, 3> field_;
+  std::array<std::vector<int>, 3> index_;      // per axis: atom i's stencil points at [i·P, i·P + P)
+  std::array<std::vector<double>, 3> weight_;  // and their weights
 };
 
 }  // namespace

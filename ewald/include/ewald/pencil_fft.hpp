@@ -8,7 +8,9 @@
 //
 // and back the same way in reverse. Each transpose is one indexv (all-to-all) within a row or a
 // column, so a 3D FFT of n³ points costs 2 start-up rounds of R − 1 and C − 1 messages and
-// moves n³/(R C) complex values per member twice; the 1D FFTs are FFTW's.
+// moves n³/(R C) complex values per member twice; the 1D FFTs are FFTW's, strided over the
+// layout at hand. A transpose within a group of one member is skipped: the data keeps its layout
+// and the next FFT runs along the other axis by stride (on one member, a plain 3D FFT).
 #pragma once
 
 #include <array>
@@ -35,9 +37,14 @@ class PencilFft {
   PencilFft(const PencilFft&) = delete;
   PencilFft& operator=(const PencilFft&) = delete;
 
-  // This member's x-pencil, stored [z][y][x] (x fastest), and z-pencil, stored [x][y][z].
-  const MeshBox& x_pencil() const { return x_box_; }
-  const MeshBox& z_pencil() const { return z_box_; }
+  // This member's x-pencil, stored [z][y][x] (x fastest), and z-pencil, whose layout depends on
+  // the grid: k_index gives the place of point (x, y, z) (mesh indices within the z-pencil).
+  const MeshBox& x_pencil() const { return x_.box; }
+  const MeshBox& z_pencil() const { return z_.box; }
+  std::size_t k_index(int x, int y, int z) const {
+    return std::size_t(x - z_.box.lo[0]) * z_.stride[0] + std::size_t(y - z_.box.lo[1]) * z_.stride[1] +
+           std::size_t(z - z_.box.lo[2]) * z_.stride[2];
+  }
 
   // x-pencil data (real space) → z-pencil data (k-space), e^(−i k·r) and unnormalised.
   void forward(std::vector<Complex>& data);
@@ -45,15 +52,19 @@ class PencilFft {
   void backward(std::vector<Complex>& data);
 
  private:
+  // A pencil and where its point (x, y, z) is stored: Σ (index − lo) · stride.
+  struct Layout {
+    MeshBox box;
+    std::array<std::size_t, 3> stride;
+  };
   void fft_lines(std::vector<Complex>& data, int axis, int sign);
-  void x_to_y(std::vector<Complex>& data, bool reverse);
-  void y_to_z(std::vector<Complex>& data, bool reverse);
+  // From layout `from` (full along a, split along b) to `to` (split along a, full along b) within g.
+  void transpose(std::vector<Complex>& data, const Layout& from, const Layout& to, int a, int b, const ccl::Group& g);
 
   const ccl::Group row_, column_;  // members sharing this member's x-block / z-block
   std::array<int, 3> n_;
-  int r_, c_, rows_, cols_;
-  MeshBox x_box_, y_box_, z_box_;
-  std::vector<Complex> buffer_, exchange_;
+  Layout x_, y_, z_;  // the layouts in which the x, y and z FFTs run
+  std::vector<Complex> buffer_, exchange_, received_;
   std::array<void*, 6> plans_{};  // FFTW plans: (axis, direction)
 };
 
