@@ -45,17 +45,28 @@ void Interactions::build_neighbors(const Positions& x, std::size_t row_begin, st
   list_.build(x, lo_, len_, row_begin, row_end);
 }
 
-Terms Interactions::compute_share(const Positions& x, const Charges& q, const Types& type, const Forces& f,
-                                  Timers& timers) {
-  Kokkos::deep_copy(f, 0.0);
+void Interactions::build_neighbors(const Positions& x, std::size_t row_begin, std::size_t row_end,
+                                   std::size_t candidate_begin, std::size_t candidate_end,
+                                   const std::vector<std::size_t>& global) {
+  list_.build(x, lo_, len_, row_begin, row_end, candidate_begin, candidate_end, global);
+}
+
+Terms Interactions::pair_share(const Positions& x, const Charges& q, const Types& type, const Forces& f,
+                               Timers& timers) const {
   const PairEnergy pair = pair_->compute(x, q, type, list_, f);
   timers.stamp(Section::pair);
-  const ewald::Energy kspace = kspace_->compute(x, q, f);
   Terms t;
   t.ecoul = pair.ecoul;
   t.evdwl = pair.evdwl;
+  t.virial = pair.virial;
+  return t;
+}
+
+Terms Interactions::kspace_share(const Positions& x, const Charges& q, const Forces& f, Timers& timers) {
+  const ewald::Energy kspace = kspace_->compute(x, q, f);
+  Terms t;
   t.elong = kspace.energy;
-  t.virial = pair.virial + kspace.virial;
+  t.virial = kspace.virial;
   if (first_member_) {
     const ewald::Energy self = ewald::self_and_background(sum_q_, sum_q2_, volume_, kspace_->g(), qqr2e_);
     t.elong += self.energy;

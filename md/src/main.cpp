@@ -71,13 +71,22 @@ Arguments parse_arguments(int argc, char** argv) {
     } else if (flag == "--ccl-mode") {
       if (value != "develop" && value != "run") throw md::DeckError(usage + " (unknown ccl mode '" + value + "')");
       ccl::set_mode(value == "develop" ? ccl::Mode::develop : ccl::Mode::run);
-    } else if (flag == "--grid" || flag == "--torus") {
-      throw md::DeckError(flag + " goes with --decomp force2d, which is not implemented yet");
+    } else if (flag == "--grid") {
+      int rows = 0, cols = 0;
+      char extra = 0;
+      if (std::sscanf(value.c_str(), "%dx%d%c", &rows, &cols, &extra) != 2 || rows < 1 || cols < 1) {
+        throw md::DeckError(usage + " (--grid takes RxC, such as 2x3; got '" + value + "')");
+      }
+      a.options.grid_rows = rows;
+      a.options.grid_cols = cols;
+    } else if (flag == "--torus") {
+      throw md::DeckError("--torus is not implemented yet");
     } else {
       throw md::DeckError(usage + " (unknown flag " + flag + ")");
     }
   }
   if (a.deck.empty()) throw md::DeckError(usage + " (no deck given)");
+  if (a.options.grid_rows > 0 && a.options.decomp != "force2d") throw md::DeckError("--grid goes with --decomp force2d");
   return a;
 }
 

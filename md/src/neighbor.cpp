@@ -24,6 +24,14 @@ bool owns_pair(std::size_t i, std::size_t j) { return j > i ? (i + j) % 2 == 0 :
 
 void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, std::size_t row_begin,
                          std::size_t row_end) {
+  std::vector<std::size_t> identity(x.extent(0));
+  for (std::size_t i = 0; i < identity.size(); ++i) identity[i] = i;
+  build(x, lo, len, row_begin, row_end, 0, x.extent(0), identity);
+}
+
+void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, std::size_t row_begin,
+                         std::size_t row_end, std::size_t candidate_begin, std::size_t candidate_end,
+                         const std::vector<std::size_t>& global) {
   const std::size_t n = x.extent(0);
   const double list_cut = cutoff_ + skin_;
   std::array<int, 3> cells{};
@@ -40,13 +48,13 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
       const int c = static_cast<int>(std::floor((x(i, d) - lo[d]) / len[d] * cells[d]));
       cell_of[i][d] = std::clamp(c, 0, cells[d] - 1);
     }
-    ++start[flat(cell_of[i]) + 1];
   }
+  for (std::size_t i = candidate_begin; i < candidate_end; ++i) ++start[flat(cell_of[i]) + 1];
   for (std::size_t c = 0; c < ncells; ++c) start[c + 1] += start[c];
-  std::vector<int> sorted(n);
+  std::vector<int> sorted(candidate_end - candidate_begin);
   {
     std::vector<std::size_t> fill(start.begin(), start.end() - 1);
-    for (std::size_t i = 0; i < n; ++i) sorted[fill[flat(cell_of[i])]++] = static_cast<int>(i);
+    for (std::size_t i = candidate_begin; i < candidate_end; ++i) sorted[fill[flat(cell_of[i])]++] = static_cast<int>(i);
   }
   const std::array<std::vector<int>, 3> around{offsets_for(cells[0]), offsets_for(cells[1]), offsets_for(cells[2])};
   shifts = Kokkos::View<double[27][3]>("image shifts");
@@ -78,7 +86,7 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
           const std::size_t k = flat(c);
           for (std::size_t s = start[k]; s < start[k + 1]; ++s) {
             const auto j = static_cast<std::size_t>(sorted[s]);
-            if (j == i || !owns_pair(i, j)) continue;
+            if (global[j] == global[i] || !owns_pair(global[i], global[j])) continue;
             for (int mx = image_lo[0]; mx <= image_hi[0]; ++mx) {
               for (int my = image_lo[1]; my <= image_hi[1]; ++my) {
                 for (int mz = image_lo[2]; mz <= image_hi[2]; ++mz) {

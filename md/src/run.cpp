@@ -10,8 +10,7 @@
 #include <cmath>
 
 #include "ccl/report.hpp"
-#include "md/interactions.hpp"
-#include "md/replicated.hpp"
+#include "md/decomposition.hpp"
 #include "md/thermo.hpp"
 
 namespace md {
@@ -19,30 +18,29 @@ namespace md {
 namespace {
 
 // Half a velocity-Verlet kick of the owned atoms, and (when dt_drift > 0) the drift after it.
-void kick_drift(Replicated& rep, const Kokkos::View<double*>& mass, double dt_kick, double dt_drift) {
-  const std::size_t first = rep.first();
-  const Positions x = rep.x;
-  const Forces f = rep.f, v = rep.v;
-  const Types type = rep.type;
+void kick_drift(Decomposition& d, const std::vector<double>& mass, double dt_kick, double dt_drift) {
+  double* x = d.x_owned();
+  double* v = d.v_owned();
+  const double* f = d.f_owned();
+  const std::vector<int>& type = d.type_owned();
   Kokkos::parallel_for(
-      "md::verlet", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, rep.count()),
+      "md::verlet", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, d.owned()),
       KOKKOS_LAMBDA(std::size_t i) {
-        const std::size_t a = first + i;
-        const double dtfm = dt_kick / mass(std::size_t(type(a)));
-        for (std::size_t d = 0; d < 3; ++d) {
-          v(i, d) += dtfm * f(a, d);
-          x(a, d) += dt_drift * v(i, d);
+        const double dtfm = dt_kick / mass[std::size_t(type[i])];
+        for (std::size_t k = 3 * i; k < 3 * i + 3; ++k) {
+          v[k] += dtfm * f[k];
+          x[k] += dt_drift * v[k];
         }
       });
 }
 
-ThermoState thermo_state(const System& s, const Replicated& rep, const Terms& t) {
+ThermoState thermo_state(const System& s, const Decomposition& d, const Terms& t) {
   ThermoState th;
   th.step = s.step;
   th.time = static_cast<double>(s.step) * s.timestep();
   th.natoms = s.natoms;
   th.volume = s.volume();
-  th.ke = rep.kinetic_energy(s);
+  th.ke = d.kinetic_energy(s);
   const double dof = 3.0 * static_cast<double>(s.natoms) - 3;
   th.temp = dof > 0 ? 2 * th.ke / (dof * s.units->boltz) : 0;
   th.ecoul = t.ecoul;
@@ -59,7 +57,7 @@ void check_ready(const System& s) {
   }
 }
 
-void summary(const System& s, long steps, const ccl::Group& g, const Timers& timers, const Interactions& in,
+void summary(const System& s, long steps, const ccl::Group& g, const Timers& timers, const NeighborList& list,
              const ccl::Statistics& stats, std::FILE* log) {
   const double loop = timers.total();
   if (log != nullptr) {
@@ -72,13 +70,13 @@ void summary(const System& s, long steps, const ccl::Group& g, const Timers& tim
     }
   }
   timers.report(g, log != nullptr ? log : stdout);
-  const long pairs = static_cast<long>(in.neighbors().pairs());
+  const long pairs = static_cast<long>(list.pairs());
   long total_pairs = 0;
   ccl::reduce(g, std::span<const long>(&pairs, 1), std::span<long>(&total_pairs, 1), ccl::sum, 0);
   if (log != nullptr) {
     std::fprintf(log, "\nTotal # of neighbors = %ld\n", total_pairs);
     std::fprintf(log, "Ave neighs/atom = %.4g\n", static_cast<double>(total_pairs) / static_cast<double>(s.natoms));
-    std::fprintf(log, "Neighbor list builds = %ld\n\nCollectives (ccl, this run's loop):\n", in.neighbors().builds() - 1);
+    std::fprintf(log, "Neighbor list builds = %ld\n\nCollectives (ccl, this run's loop):\n", list.builds() - 1);
   }
   ccl::print_statistics(g, stats, log != nullptr ? log : stdout);
 }
@@ -87,33 +85,22 @@ void summary(const System& s, long steps, const ccl::Group& g, const Timers& tim
 
 void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, Dumps& dumps) {
   check_ready(s);
-  if (options.decomp != "replicated") throw DeckError("--decomp " + options.decomp + " is not implemented yet");
   std::FILE* log = g.rank() == 0 ? stdout : nullptr;
-  Replicated rep(s, g);
-  double sum_q = 0, sum_q2 = 0;
-  for (std::size_t i = 0; i < rep.natoms(); ++i) {
-    sum_q += rep.q(i);
-    sum_q2 += rep.q(i) * rep.q(i);
-  }
-  Interactions in(s, g, sum_q, sum_q2, log);
+  const std::unique_ptr<Decomposition> d =
+      make_decomposition(options.decomp, s, g, options.grid_rows, options.grid_cols, log);
   dumps.open(s, g);
-  Kokkos::View<double*> mass("mass", s.mass.size());
-  for (std::size_t t = 0; t < s.mass.size(); ++t) mass(t) = s.mass[t];
   const double dt = s.timestep(), dt_kick = 0.5 * dt * s.units->ftm2v;
-  const std::size_t rows_begin = rep.first(), rows_end = rep.first() + rep.count();
 
   Timers timers;
-  rep.wrap(s);
-  in.build_neighbors(rep.x, rows_begin, rows_end);
-  Terms terms = rep.compute_forces(in, timers);
+  Terms terms = d->compute_forces(timers);
   const std::vector<std::string>& keys = s.run.thermo_keywords;
   auto thermo = [&] {
-    const ThermoState th = thermo_state(s, rep, terms);
+    const ThermoState th = thermo_state(s, *d, terms);
     if (log != nullptr) thermo_row(log, keys, s.run.thermo_float, th);
   };
   auto dump = [&] {
     if (!dumps.due(s, s.step)) return;
-    const std::vector<Atom> atoms = rep.gather_atoms();
+    const std::vector<Atom> atoms = d->gather_atoms();
     if (log != nullptr) dumps.write(s, s.step, atoms);
   };
   if (log != nullptr) {
@@ -132,19 +119,18 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
   const NeighborSettings& nb = s.run.neighbor;
   for (long k = 1; k <= steps; ++k) {
     ++s.step;
-    if (s.run.nve) kick_drift(rep, mass, dt_kick, dt);
+    if (s.run.nve) kick_drift(*d, s.mass, dt_kick, dt);
     timers.stamp(Section::modify);
-    rep.exchange_positions();
+    d->exchange_positions();
     timers.stamp(Section::comm);
     ++since_build;
-    if (since_build >= nb.delay && since_build % nb.every == 0 && (!nb.check || in.neighbors().stale(rep.x))) {
-      rep.wrap(s);
-      in.build_neighbors(rep.x, rows_begin, rows_end);
+    if (since_build >= nb.delay && since_build % nb.every == 0 && (!nb.check || d->neighbors_stale())) {
+      d->rebuild_neighbors();
       since_build = 0;
     }
     timers.stamp(Section::neigh);
-    terms = rep.compute_forces(in, timers);
-    if (s.run.nve) kick_drift(rep, mass, dt_kick, 0);
+    terms = d->compute_forces(timers);
+    if (s.run.nve) kick_drift(*d, s.mass, dt_kick, 0);
     timers.stamp(Section::modify);
     if ((s.run.thermo_every > 0 && s.step % s.run.thermo_every == 0) || k == steps) thermo();
     dump();
@@ -152,8 +138,8 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
   }
   const ccl::Statistics stats = ccl::statistics();
   ccl::set_timing(false);
-  summary(s, steps, g, timers, in, stats, log);
-  s.atoms = rep.gather_atoms();
+  summary(s, steps, g, timers, d->neighbors(), stats, log);
+  s.atoms = d->gather_atoms();
 }
 
 }  // namespace md

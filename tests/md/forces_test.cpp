@@ -14,26 +14,25 @@ using md_test::ForceField;
 // Largest |F + ∂E/∂x| over a sample of atoms and axes, relative to the largest force.
 double gradient_mismatch(ForceField& ff) {
   ff.compute();
-  md::Replicated& st = ff.state();
-  const std::size_t n = st.natoms();
+  const std::size_t n = ff.natoms();
   std::vector<double> f(3 * n);
   double fmax = 0;
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t d = 0; d < 3; ++d) {
-      f[3 * i + d] = st.f(i, d);
-      fmax = std::max(fmax, std::abs(st.f(i, d)));
+      f[3 * i + d] = ff.f()(i, d);
+      fmax = std::max(fmax, std::abs(ff.f()(i, d)));
     }
   }
   const double h = 1e-5;
   double worst = 0;
   for (std::size_t i = 0; i < n; i += n / 7 + 1) {
     for (std::size_t d = 0; d < 3; ++d) {
-      const double x0 = st.x(i, d);
-      st.x(i, d) = x0 + h;
+      const double x0 = ff.x()(i, d);
+      ff.x()(i, d) = x0 + h;
       const double up = ff.energy();
-      st.x(i, d) = x0 - h;
+      ff.x()(i, d) = x0 - h;
       const double down = ff.energy();
-      st.x(i, d) = x0;
+      ff.x()(i, d) = x0;
       worst = std::max(worst, std::abs(f[3 * i + d] + (up - down) / (2 * h)));
     }
   }
@@ -82,8 +81,8 @@ double rms_error(std::string kspace, double accuracy) {
     const md::System s = md_test::system_from(md_test::rock_salt_deck(3, pair + line), 0.6, w);
     ForceField ff(s, w);
     ff.compute();
-    const auto& f = ff.state().f;
-    std::vector<double> out(3 * ff.state().natoms());
+    const auto& f = ff.f();
+    std::vector<double> out(3 * ff.natoms());
     for (std::size_t i = 0; i < out.size() / 3; ++i) {
       for (std::size_t d = 0; d < 3; ++d) out[3 * i + d] = f(i, d);
     }

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "ccl/ccl.hpp"
-#include "md/interactions.hpp"
 #include "md/replicated.hpp"
 #include "md/system.hpp"
 
@@ -44,26 +43,18 @@ inline md::System system_from(const std::string& deck, double jitter, const ccl:
 // Forces and energies of a system's current positions (all members hold all of them).
 class ForceField {
  public:
-  ForceField(const md::System& s, const ccl::Group& world) : rep_(s, world) {
-    double sum_q = 0, sum_q2 = 0;
-    for (std::size_t i = 0; i < rep_.natoms(); ++i) {
-      sum_q += rep_.q(i);
-      sum_q2 += rep_.q(i) * rep_.q(i);
-    }
-    in_ = std::make_unique<md::Interactions>(s, world, sum_q, sum_q2, nullptr);
-    rep_.wrap(s);
-    in_->build_neighbors(rep_.x, rep_.first(), rep_.first() + rep_.count());
-  }
-  md::Terms compute() { return rep_.compute_forces(*in_, timers_); }
+  ForceField(const md::System& s, const ccl::Group& world) : rep_(s, world, nullptr) {}
+  md::Terms compute() { return rep_.compute_forces(timers_); }
   double energy() {
     const md::Terms t = compute();
     return t.ecoul + t.elong + t.evdwl;
   }
-  md::Replicated& state() { return rep_; }
+  md::Positions& x() { return rep_.positions(); }
+  const md::Forces& f() const { return rep_.forces(); }
+  std::size_t natoms() const { return rep_.natoms(); }
 
  private:
   md::Replicated rep_;
-  std::unique_ptr<md::Interactions> in_;
   md::Timers timers_;
 };
 

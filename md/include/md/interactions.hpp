@@ -29,13 +29,17 @@ class Interactions {
   // sum_q and sum_q2 are Σ q and Σ q² over all atoms.
   Interactions(const System& s, const ccl::Group& group, double sum_q, double sum_q2, std::FILE* log);
 
-  // Rebuilds the neighbour list of rows [row_begin, row_end) of x (wrapped into the box).
+  // Rebuilds the neighbour list (arguments as NeighborList::build; x wrapped into the box).
   void build_neighbors(const Positions& x, std::size_t row_begin, std::size_t row_end);
+  void build_neighbors(const Positions& x, std::size_t row_begin, std::size_t row_end, std::size_t candidate_begin,
+                       std::size_t candidate_end, const std::vector<std::size_t>& global);
   const NeighborList& neighbors() const { return list_; }
 
-  // This member's share: the pairs of its neighbour rows, its k-space share, and on member 0 the
-  // self and background terms. f is zeroed first; each part is charged to its timer section.
-  Terms compute_share(const Positions& x, const Charges& q, const Types& type, const Forces& f, Timers& timers);
+  // This member's pair share: the pairs of its neighbour list, forces added into f.
+  Terms pair_share(const Positions& x, const Charges& q, const Types& type, const Forces& f, Timers& timers) const;
+  // This member's k-space share over all atoms (and on member 0 the self and background terms),
+  // forces added into f.
+  Terms kspace_share(const Positions& x, const Charges& q, const Forces& f, Timers& timers);
 
  private:
   bool first_member_;

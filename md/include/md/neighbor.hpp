@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cstddef>
+#include <vector>
 
 namespace md {
 
@@ -25,8 +26,14 @@ class NeighborList {
   NeighborList() = default;
   NeighborList(double cutoff, double skin) : cutoff_(cutoff), skin_(skin) {}
 
-  // Rows [row_begin, row_end) of the atoms x (all of them, wrapped into [lo, lo + len)).
+  // Rows [row_begin, row_end) of the atoms x (all of them, wrapped into [lo, lo + len)), their
+  // neighbours among all atoms.
   void build(const Positions& x, const Vec3& lo, const Vec3& len, std::size_t row_begin, std::size_t row_end);
+  // The same with the neighbours taken from [candidate_begin, candidate_end) only; global[k] is
+  // local atom k's index in the whole system, which decides which row holds a pair (an atom
+  // present twice, as a row and as a candidate, does not pair with itself).
+  void build(const Positions& x, const Vec3& lo, const Vec3& len, std::size_t row_begin, std::size_t row_end,
+             std::size_t candidate_begin, std::size_t candidate_end, const std::vector<std::size_t>& global);
   // Whether an atom has moved more than half the skin since the last build.
   bool stale(const Positions& x) const;
 

@@ -1,54 +1,41 @@
-// The replicated-data decomposition: every member holds every position; each owns (integrates)
-// a contiguous block of atoms in id order and computes a share of the interactions.
+// The replicated-data decomposition: every member holds every position; member w owns the w-th
+// of P contiguous blocks of atoms and takes the same share of the pair rows and of the k-space.
 //
-//   start     the holder scatters the atoms (scatterv); a prefix of the block sizes places each
-//             block; charges, types and ids are concatenated once (concatv)
-//   each step the owned positions are concatenated (concatv: the torus allgather when the
-//             members form a torus), forces and energies are combined (combine)
-//   thermo    owned kinetic energies reduced to member 0 (reduce)
-//   dumps/end the owned atoms gathered to member 0 (gatherv)
+//   each step  the owned blocks are concatenated (concatv: the torus allgather when the members
+//              form a torus) and each member's forces and energies combined (combine, 3N + 6
+//              values): O(N) words per member per step, whatever P.
 #pragma once
 
-#include <vector>
-
-#include "ccl/ccl.hpp"
-#include "md/interactions.hpp"
-#include "md/system.hpp"
+#include "md/decomposition.hpp"
 
 namespace md {
 
-class Replicated {
+class Replicated : public Decomposition {
  public:
-  // Distributes the holder's atoms (s.atoms on member 0) over the group.
-  Replicated(const System& s, const ccl::Group& group);
+  Replicated(const System& s, const ccl::Group& group, std::FILE* log);
 
+  double* x_owned() override { return x_.data() + 3 * first_; }
+  const double* x_owned() const override { return x_.data() + 3 * first_; }
+  const double* f_owned() const override { return f_.data() + 3 * first_; }
+  void exchange_positions() override;
+  bool neighbors_stale() override { return in_->neighbors().stale(x_); }
+  void rebuild_neighbors() override;
+  Terms compute_forces(Timers& timers) override;
+  const NeighborList& neighbors() const override { return in_->neighbors(); }
+
+  // All atoms, in id order (tests read and move them).
+  Positions& positions() { return x_; }
+  const Forces& forces() const { return f_; }
   std::size_t natoms() const { return natoms_; }
-  std::size_t first() const { return first_; }   // the owned block: [first, first + count)
-  std::size_t count() const { return count_; }
-
-  // All positions from the owned blocks.
-  void exchange_positions();
-  // Wraps every position into the box (every member does the same, so owned blocks stay equal).
-  void wrap(const System& s);
-  // Every member's share computed and combined: f holds the total forces on every member.
-  Terms compute_forces(Interactions& in, Timers& timers);
-  // Σ ½ m v² of the owned atoms, summed to member 0 (its value elsewhere is meaningless).
-  double kinetic_energy(const System& s) const;
-  // The owned atoms' records, gathered in id order to member 0 (empty elsewhere).
-  std::vector<Atom> gather_atoms() const;
-
-  Positions x;            // all atoms
-  Forces f;               // all atoms, plus two rows that carry the energy terms in the combine
-  Forces v;               // owned atoms
-  Charges q;              // all atoms
-  Types type;             // all atoms
-  std::vector<long> id;   // all atoms
 
  private:
   std::vector<std::size_t> counts(std::size_t per_atom) const;
-  ccl::Group group_;
-  std::size_t natoms_, first_ = 0, count_ = 0;
-  std::vector<double> mass_;  // per type
+  std::size_t natoms_, first_ = 0;
+  Positions x_;   // all atoms
+  Forces f_;      // all atoms, plus two rows that carry the energy terms in the combine
+  Charges q_all_;
+  Types type_all_;
+  std::unique_ptr<Interactions> in_;
 };
 
 }  // namespace md

@@ -10,7 +10,8 @@
 namespace md {
 
 struct RunOptions {
-  std::string decomp = "replicated";
+  std::string decomp = "replicated";  // or "force2d"
+  int grid_rows = 0, grid_cols = 0;   // force2d's grid; 0: the most nearly square
 };
 
 // Runs `steps` steps (0: forces and thermo of the current state). The atoms go from the holder to

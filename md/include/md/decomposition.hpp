@@ -1,0 +1,75 @@
+// How the members of a group share a run: which atoms each owns (integrates), and how positions
+// travel and forces are summed so that every owner ends a step with the total force on its
+// atoms. Two kinds: replicated data (md/replicated.hpp) and force decomposition (md/force2d.hpp).
+//
+// Common to both: the holder (member 0) scatters the atoms to their owners (scatterv, each owner
+// a contiguous range of ids), kinetic energy is reduced to member 0 (reduce), and the atoms are
+// gathered back to member 0 for dumps and at the end of a run (gatherv).
+#pragma once
+
+#include <cstdio>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "ccl/ccl.hpp"
+#include "md/interactions.hpp"
+#include "md/system.hpp"
+#include "md/timers.hpp"
+
+namespace md {
+
+class Decomposition {
+ public:
+  virtual ~Decomposition() = default;
+
+  std::size_t owned() const { return id_.size(); }
+  // The owned atoms' positions, velocities and total forces: three doubles per atom, in id order.
+  virtual double* x_owned() = 0;
+  virtual const double* x_owned() const = 0;
+  virtual const double* f_owned() const = 0;
+  double* v_owned() { return v_.data(); }
+  const std::vector<int>& type_owned() const { return type_; }
+
+  // Positions from the owners to wherever the interactions need them.
+  virtual void exchange_positions() = 0;
+  // Whether some atom moved more than half the skin since the last build (agreed by all).
+  virtual bool neighbors_stale() = 0;
+  // Wraps the owned atoms into the box, exchanges them and rebuilds the neighbour lists.
+  virtual void rebuild_neighbors() = 0;
+  // Total forces on the owned atoms, and the system's energy terms (on every member).
+  virtual Terms compute_forces(Timers& timers) = 0;
+  virtual const NeighborList& neighbors() const = 0;
+
+  // Σ ½ m v² over all atoms, on member 0 (meaningless elsewhere).
+  double kinetic_energy(const System& s) const;
+  // Every atom, in id order, on member 0 (empty elsewhere).
+  std::vector<Atom> gather_atoms() const;
+
+ protected:
+  // Scatters s.atoms (on member 0) so that member w owns ids [ranges[w].first, ranges[w].second)
+  // (0-based positions in id order); returns this member's atoms and keeps their ids, types,
+  // charges and velocities.
+  std::vector<Atom> distribute(const System& s, const std::vector<std::pair<std::size_t, std::size_t>>& ranges);
+  // Σ q and Σ q² over all atoms.
+  std::pair<double, double> charge_sums() const;
+  // Wraps owned positions x (three per atom) into the box.
+  void wrap_owned(double* x) const;
+
+  Decomposition(const System& s, const ccl::Group& group);
+  ccl::Group group_;
+  Vec3 lo_, len_;
+  std::vector<double> mass_;  // per type
+  std::vector<long> id_;
+  std::vector<int> type_;
+  std::vector<double> q_;
+  std::vector<double> v_;  // three per owned atom
+  std::vector<std::size_t> owned_counts_;  // per member
+};
+
+// The decomposition named by --decomp ("replicated" or "force2d"), with its interactions set up;
+// grid_rows × grid_cols (0: chosen) for force2d. Writes the k-space set-up to log (member 0).
+std::unique_ptr<Decomposition> make_decomposition(const std::string& kind, const System& s, const ccl::Group& group,
+                                                  int grid_rows, int grid_cols, std::FILE* log);
+
+}  // namespace md
