@@ -12,6 +12,7 @@
 #include <string>
 
 #include "ccl/ccl.hpp"
+#include "ccl/grids/torus.hpp"
 #include "md/deck.hpp"
 #include "md/dump.hpp"
 #include "md/run.hpp"
@@ -52,7 +53,7 @@ struct Arguments {
   std::string deck;
 };
 
-Arguments parse_arguments(int argc, char** argv) {
+Arguments parse_arguments(int argc, char** argv, int ranks) {
   const std::string usage = std::string("usage: mpirun -np N ") + argv[0] +
                             " [--decomp replicated|force2d] [--grid RxC] [--torus AxBxC] [--ccl-mode develop|run] deck.in";
   Arguments a;
@@ -80,7 +81,12 @@ Arguments parse_arguments(int argc, char** argv) {
       a.options.grid_rows = rows;
       a.options.grid_cols = cols;
     } else if (flag == "--torus") {
-      throw md::DeckError("--torus is not implemented yet");
+      try {
+        ccl::grids::torus_shape(value, ranks);
+      } catch (const ccl::Error& e) {
+        throw md::DeckError(std::string("--torus: ") + e.what());
+      }
+      a.options.torus = value;
     } else {
       throw md::DeckError(usage + " (unknown flag " + flag + ")");
     }
@@ -91,7 +97,7 @@ Arguments parse_arguments(int argc, char** argv) {
 }
 
 int run(int argc, char** argv, const ccl::Group& w) {
-  const Arguments args = parse_arguments(argc, argv);
+  const Arguments args = parse_arguments(argc, argv, w.size());
   md::System s;
   s.keeps_atoms = w.rank() == 0;
   md::Dumps dumps;
@@ -121,10 +127,16 @@ int run(int argc, char** argv, const ccl::Group& w) {
 int main(int argc, char** argv) {
   ccl::Environment env(argc, argv);
   Kokkos::ScopeGuard kokkos(argc, argv);
+  // Known before any collective, so that CCL_ALGO_CONCAT=torus_... overrides can name them.
+  ccl::grids::register_torus_algorithms();
   const ccl::Group w = ccl::world();
   try {
     return run(argc, argv, w);
   } catch (const md::DeckError& e) {
+    if (w.rank() == 0) std::fprintf(stderr, "ERROR: %s\n", e.what());
+    return 1;
+  } catch (const ccl::Error& e) {
+    // Raised identically on every rank (a bad CCL_* setting, a develop-mode mismatch).
     if (w.rank() == 0) std::fprintf(stderr, "ERROR: %s\n", e.what());
     return 1;
   }

@@ -37,8 +37,14 @@ Replicated::Replicated(const System& s, const ccl::Group& group, std::FILE* log)
 }
 
 void Replicated::exchange_positions() {
-  ccl::concatv(group_, std::span<const double>(x_.data() + 3 * first_, 3 * owned()), std::span<double>(x_.data(), 3 * natoms_),
-               counts(3));
+  const std::span<const double> mine(x_.data() + 3 * first_, 3 * owned());
+  const std::span<double> all(x_.data(), 3 * natoms_);
+  // Equal blocks take concat, whose algorithms include the torus allgathers.
+  if (natoms_ % owned_counts_.size() == 0) {
+    ccl::concat(group_, mine, all);
+  } else {
+    ccl::concatv(group_, mine, all, counts(3));
+  }
 }
 
 void Replicated::rebuild_neighbors() {

@@ -9,6 +9,7 @@
 
 #include <cmath>
 
+#include "ccl/grids/torus.hpp"
 #include "ccl/report.hpp"
 #include "md/decomposition.hpp"
 #include "md/thermo.hpp"
@@ -86,6 +87,10 @@ void summary(const System& s, long steps, const ccl::Group& g, const Timers& tim
 void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, Dumps& dumps) {
   check_ready(s);
   std::FILE* log = g.rank() == 0 ? stdout : nullptr;
+  std::unique_ptr<ccl::grids::Torus> torus;  // declares the layout for the run's collectives
+  if (!options.torus.empty()) {
+    torus = std::make_unique<ccl::grids::Torus>(g, ccl::grids::torus_shape(options.torus, g.size()));
+  }
   const std::unique_ptr<Decomposition> d =
       make_decomposition(options.decomp, s, g, options.grid_rows, options.grid_cols, log);
   dumps.open(s, g);
