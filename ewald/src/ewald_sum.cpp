@@ -3,13 +3,35 @@
 #include <cmath>
 #include <cstdlib>
 
+namespace ewald::detail {
+
+// Re S and Im S of a group's four slots, summed over atoms (a Kokkos reduction value).
+struct Sums {
+  double v[8];
+  KOKKOS_INLINE_FUNCTION Sums() {
+    for (double& x : v) x = 0;
+  }
+  KOKKOS_INLINE_FUNCTION Sums& operator+=(const Sums& o) {
+    for (int k = 0; k < 8; ++k) v[k] += o.v[k];
+    return *this;
+  }
+};
+
+}  // namespace ewald::detail
+
+template <>
+struct Kokkos::reduction_identity<ewald::detail::Sums> {
+  KOKKOS_FORCEINLINE_FUNCTION static ewald::detail::Sums sum() { return {}; }
+};
+
 namespace ewald {
+
+using detail::Sums;
 
 namespace {
 
 using Host = Kokkos::DefaultHostExecutionSpace;
 using Table = Kokkos::View<double**>;  // (n, atom)
-using Array = Kokkos::View<double*>;
 
 // cos and sin of n·θ_i, θ_i = 2π x_i / L, for n = 0..nmax, by recursion.
 void phase_table(const Positions& x, std::size_t d, double length, int nmax, Table& c, Table& s) {
@@ -30,85 +52,109 @@ void phase_table(const Positions& x, std::size_t d, double length, int nmax, Tab
       });
 }
 
+// Whether (nx, ny, nz) is in the half space: nx > 0, or nx = 0 and ny > 0, or nx = ny = 0, nz > 0.
+bool in_half_space(int nx, int ny, int nz) { return nx > 0 || (nx == 0 && (ny > 0 || (ny == 0 && nz > 0))); }
+
+// exp(i k·r) of the four slots from the phases along x, y, z: (x·y or x·ȳ) · (z or z̄).
+struct Phases {
+  double re[4], im[4];
+};
+KOKKOS_INLINE_FUNCTION Phases slot_phases(double xr, double xi, double yr, double yi, double zr, double zi) {
+  const double pr = xr * yr - xi * yi, pi = xr * yi + xi * yr;  // x·y
+  const double mr = xr * yr + xi * yi, mi = xi * yr - xr * yi;  // x·ȳ
+  Phases e;
+  e.re[0] = pr * zr - pi * zi, e.im[0] = pr * zi + pi * zr;    // + +
+  e.re[1] = pr * zr + pi * zi, e.im[1] = pi * zr - pr * zi;    // + −
+  e.re[2] = mr * zr - mi * zi, e.im[2] = mr * zi + mi * zr;    // − +
+  e.re[3] = mr * zr + mi * zi, e.im[3] = mi * zr - mr * zi;    // − −
+  return e;
+}
+
 }  // namespace
 
-std::vector<KVector> k_vectors(const EwaldParameters& p, const Vec3& box) {
-  std::vector<KVector> out;
+std::vector<KGroup> k_groups(const EwaldParameters& p, const Vec3& box) {
+  std::vector<KGroup> out;
   const double ux = 2 * M_PI / box[0], uy = 2 * M_PI / box[1], uz = 2 * M_PI / box[2];
-  const double g2 = p.g * p.g;
   for (int nx = 0; nx <= p.kmax[0]; ++nx) {
-    for (int ny = nx == 0 ? 0 : -p.kmax[1]; ny <= p.kmax[1]; ++ny) {
-      for (int nz = (nx == 0 && ny == 0) ? 1 : -p.kmax[2]; nz <= p.kmax[2]; ++nz) {
-        const double kx = ux * nx, ky = uy * ny, kz = uz * nz;
-        const double k2 = kx * kx + ky * ky + kz * kz;
-        if (k2 > p.k2max * (1 + 1e-12)) continue;
-        out.push_back({nx, ny, nz, kx, ky, kz, 2 * std::exp(-k2 / (4 * g2)) / k2});
+    for (int ny = 0; ny <= p.kmax[1]; ++ny) {
+      for (int nz = 0; nz <= p.kmax[2]; ++nz) {
+        KGroup grp{nx, ny, nz, ux * nx, uy * ny, uz * nz, 0, {0, 0, 0, 0}};
+        grp.k2 = grp.kx * grp.kx + grp.ky * grp.ky + grp.kz * grp.kz;
+        if (grp.k2 == 0 || grp.k2 > p.k2max * (1 + 1e-12)) continue;
+        const double w = 2 * std::exp(-grp.k2 / (4 * p.g * p.g)) / grp.k2;
+        bool any = false;
+        for (int s = 0; s < 4; ++s) {
+          const int sy = s & 2 ? -1 : 1, sz = s & 1 ? -1 : 1;
+          // A slot counts once: not when a zero index makes it repeat an earlier slot.
+          const bool repeat = (sy < 0 && ny == 0) || (sz < 0 && nz == 0);
+          if (!repeat && in_half_space(nx, sy * ny, sz * nz)) {
+            grp.weight[s] = w;
+            any = true;
+          }
+        }
+        if (any) out.push_back(grp);
       }
     }
   }
   return out;
 }
 
-Energy kspace(const Positions& x, const Charges& q, const std::vector<KVector>& ks, std::size_t k_begin,
-              std::size_t k_end, double g, const Vec3& box, double qqr2e, const Forces& f) {
+std::size_t k_vector_count(const std::vector<KGroup>& groups) {
+  std::size_t n = 0;
+  for (const KGroup& g : groups) {
+    for (double w : g.weight) n += w > 0;
+  }
+  return n;
+}
+
+Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& groups, std::size_t begin,
+              std::size_t end, double g, const Vec3& box, double qqr2e, const Forces& f) {
   Energy out;
-  if (k_begin >= k_end) return out;
+  if (begin >= end) return out;
   const std::size_t n = x.extent(0);
   int nmax[3] = {0, 0, 0};
-  for (std::size_t k = k_begin; k < k_end; ++k) {
-    nmax[0] = std::max(nmax[0], ks[k].nx);
-    nmax[1] = std::max(nmax[1], std::abs(ks[k].ny));
-    nmax[2] = std::max(nmax[2], std::abs(ks[k].nz));
+  for (std::size_t k = begin; k < end; ++k) {
+    nmax[0] = std::max(nmax[0], groups[k].nx);
+    nmax[1] = std::max(nmax[1], groups[k].ny);
+    nmax[2] = std::max(nmax[2], groups[k].nz);
   }
   Table c[3], s[3];
   for (std::size_t d = 0; d < 3; ++d) phase_table(x, d, box[d], nmax[d], c[d], s[d]);
   const Table cx = c[0], sx = s[0], cy = c[1], sy = s[1], cz = c[2], sz = s[2];
-  const Array xy_re(Kokkos::ViewAllocateWithoutInitializing("exp(i(kx x + ky y))"), n);
-  const Array xy_im(Kokkos::ViewAllocateWithoutInitializing("exp(i(kx x + ky y)) im"), n);
-  const Array e_re(Kokkos::ViewAllocateWithoutInitializing("exp(i k r)"), n);
-  const Array e_im(Kokkos::ViewAllocateWithoutInitializing("exp(i k r) im"), n);
   const double c_energy = qqr2e * 2 * M_PI / (box[0] * box[1] * box[2]);
-  int column_x = -1, column_y = 0;
-  for (std::size_t k = k_begin; k < k_end; ++k) {
-    const KVector kv = ks[k];
-    if (kv.nx != column_x || kv.ny != column_y) {
-      column_x = kv.nx;
-      column_y = kv.ny;
-      const std::size_t mx = std::size_t(kv.nx), my = std::size_t(std::abs(kv.ny));
-      const double sign_y = kv.ny < 0 ? -1 : 1;
-      Kokkos::parallel_for(
-          "ewald::column_phase", Kokkos::RangePolicy<Host>(0, n), KOKKOS_LAMBDA(std::size_t i) {
-            const double yr = cy(my, i), yi = sign_y * sy(my, i);
-            xy_re(i) = cx(mx, i) * yr - sx(mx, i) * yi;
-            xy_im(i) = cx(mx, i) * yi + sx(mx, i) * yr;
-          });
-    }
-    const std::size_t mz = std::size_t(std::abs(kv.nz));
-    const double sign_z = kv.nz < 0 ? -1 : 1;
-    double re = 0, im = 0;
+  for (std::size_t k = begin; k < end; ++k) {
+    const KGroup grp = groups[k];
+    const auto mx = std::size_t(grp.nx), my = std::size_t(grp.ny), mz = std::size_t(grp.nz);
+    Sums total;
     Kokkos::parallel_reduce(
-        "ewald::structure_factor", Kokkos::RangePolicy<Host>(0, n),
-        KOKKOS_LAMBDA(std::size_t i, double& r, double& m) {
-          const double zr = cz(mz, i), zi = sign_z * sz(mz, i);
-          const double er = xy_re(i) * zr - xy_im(i) * zi, ei = xy_re(i) * zi + xy_im(i) * zr;
-          e_re(i) = er;
-          e_im(i) = ei;
-          r += q(i) * er;
-          m += q(i) * ei;
+        "ewald::structure_factors", Kokkos::RangePolicy<Host>(0, n),
+        KOKKOS_LAMBDA(std::size_t i, Sums& sum) {
+          const Phases e = slot_phases(cx(mx, i), sx(mx, i), cy(my, i), sy(my, i), cz(mz, i), sz(mz, i));
+          for (int slot = 0; slot < 4; ++slot) {
+            sum.v[2 * slot] += q(i) * e.re[slot];
+            sum.v[2 * slot + 1] += q(i) * e.im[slot];
+          }
         },
-        re, im);
-    const double s2 = re * re + im * im;
-    const double k2 = kv.kx * kv.kx + kv.ky * kv.ky + kv.kz * kv.kz;
-    out.energy += c_energy * kv.weight * s2;
-    out.virial += c_energy * kv.weight * s2 * (1 - k2 / (2 * g * g));
+        Kokkos::Sum<Sums>(total));
     // F_i = 2 C (2π/V) w q_i k (sin(k·r_i) Re S − cos(k·r_i) Im S), w counting ±k.
-    const double fc = 2 * c_energy * kv.weight;
+    double coef_re[4], coef_im[4];
+    for (int slot = 0; slot < 4; ++slot) {
+      const double re = total.v[2 * slot], im = total.v[2 * slot + 1], w = grp.weight[slot];
+      const double s2 = re * re + im * im;
+      out.energy += c_energy * w * s2;
+      out.virial += c_energy * w * s2 * (1 - grp.k2 / (2 * g * g));
+      coef_re[slot] = 2 * c_energy * w * re;
+      coef_im[slot] = 2 * c_energy * w * im;
+    }
+    const double kx = grp.kx, ky = grp.ky, kz = grp.kz;
     Kokkos::parallel_for(
         "ewald::kspace_forces", Kokkos::RangePolicy<Host>(0, n), KOKKOS_LAMBDA(std::size_t i) {
-          const double a = fc * q(i) * (e_im(i) * re - e_re(i) * im);
-          f(i, 0) += a * kv.kx;
-          f(i, 1) += a * kv.ky;
-          f(i, 2) += a * kv.kz;
+          const Phases e = slot_phases(cx(mx, i), sx(mx, i), cy(my, i), sy(my, i), cz(mz, i), sz(mz, i));
+          double a[4];
+          for (int slot = 0; slot < 4; ++slot) a[slot] = q(i) * (e.im[slot] * coef_re[slot] - e.re[slot] * coef_im[slot]);
+          f(i, 0) += kx * (a[0] + a[1] + a[2] + a[3]);
+          f(i, 1) += ky * (a[0] + a[1] - a[2] - a[3]);
+          f(i, 2) += kz * (a[0] - a[1] + a[2] - a[3]);
         });
   }
   return out;

@@ -61,11 +61,11 @@ double Decomposition::kinetic_energy(const System& s) const {
 }
 
 std::vector<Atom> Decomposition::gather_atoms() const {
-  const double* x = x_owned();
+  const double *x = x_owned(), *f = f_owned();
   std::vector<Atom> mine(owned());
   for (std::size_t i = 0; i < owned(); ++i) {
     mine[i] = Atom{id_[i], type_[i], q_[i], {x[3 * i], x[3 * i + 1], x[3 * i + 2]},
-                   {v_[3 * i], v_[3 * i + 1], v_[3 * i + 2]}};
+                   {v_[3 * i], v_[3 * i + 1], v_[3 * i + 2]}, {f[3 * i], f[3 * i + 1], f[3 * i + 2]}};
   }
   std::size_t total = 0;
   for (std::size_t c : owned_counts_) total += c;

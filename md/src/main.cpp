@@ -23,7 +23,7 @@ namespace {
 const char* kSupported =
     "units, atom_style, boundary, lattice, region, create_box, create_atoms, mass, set, velocity, "
     "pair_style, pair_coeff, pair_modify, kspace_style, kspace_modify, neighbor, neigh_modify, timestep, "
-    "fix, thermo, thermo_style, thermo_modify, dump, run";
+    "fix, thermo, thermo_style, thermo_modify, dump, undump, run";
 
 // The deck's text on every rank: read by rank 0, broadcast. A read error becomes a DeckError on
 // every rank.

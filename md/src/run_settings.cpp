@@ -4,7 +4,7 @@
 //   neighbor SKIN bin                        neigh_modify every N delay N check yes|no
 //   timestep DT        fix ID all nve        thermo N        thermo_style one | custom KEYWORDS
 //   thermo_modify format float FORMAT
-//   dump ID all atom|xyz N FILE
+//   dump ID all atom|xyz N FILE     dump ID all custom N FILE COLUMNS     undump ID
 #include <algorithm>
 
 #include "md/system.hpp"
@@ -111,12 +111,25 @@ void thermo_style(System& s, const Command& c) {
 }
 
 void dump(System& s, const Command& c) {
-  c.expect_args(5, 5, "dump ID all atom|xyz N FILE");
+  if (c.args() >= 3 && c.words[3] == "custom") {
+    if (c.args() < 6) c.fail("dump: custom needs at least one column: dump ID all custom N FILE id fx fy fz ...");
+  } else {
+    c.expect_args(5, 5, "dump ID all atom|xyz N FILE");
+  }
   need_group_all(c, 2);
   DumpSettings d;
   d.id = c.words[1];
   d.style = c.words[3];
-  if (d.style != "atom" && d.style != "xyz") c.fail("dump: only the atom and xyz styles are supported, got '" + d.style + "'");
+  if (d.style != "atom" && d.style != "xyz" && d.style != "custom") {
+    c.fail("dump: only the atom, xyz and custom styles are supported, got '" + d.style + "'");
+  }
+  static const std::vector<std::string> kColumns{"id", "type", "q", "x", "y", "z", "vx", "vy", "vz", "fx", "fy", "fz"};
+  for (std::size_t i = 6; i <= c.args(); ++i) {
+    if (std::find(kColumns.begin(), kColumns.end(), c.words[i]) == kColumns.end()) {
+      c.fail("dump: unknown custom column '" + c.words[i] + "' (use id type q x y z vx vy vz fx fy fz)");
+    }
+    d.columns.push_back(c.words[i]);
+  }
   d.every = c.integer(4, "interval");
   if (d.every < 1) c.fail("dump: the interval must be at least 1");
   d.file = c.words[5];
@@ -157,6 +170,12 @@ bool apply_run_setting(System& s, const Command& c) {
     s.run.thermo_float = c.words[3];
   } else if (n == "dump") {
     dump(s, c);
+  } else if (n == "undump") {
+    c.expect_args(1, 1, "undump ID");
+    auto& dumps = s.run.dumps;
+    const auto it = std::find_if(dumps.begin(), dumps.end(), [&](const DumpSettings& d) { return d.id == c.words[1]; });
+    if (it == dumps.end()) c.fail("undump: no dump with ID '" + c.words[1] + "'");
+    dumps.erase(it);
   } else {
     return false;
   }

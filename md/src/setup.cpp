@@ -153,9 +153,11 @@ void create_atoms(System& s, const Command& c) {
     }
     return true;
   };
-  for (long ix = first[0]; ix <= last[0]; ++ix) {
+  // z outermost, x innermost, basis atoms last: LAMMPS's order, so ids (and the velocities
+  // `velocity create` draws by id) name the same atoms as in LAMMPS on one rank.
+  for (long iz = first[2]; iz <= last[2]; ++iz) {
     for (long iy = first[1]; iy <= last[1]; ++iy) {
-      for (long iz = first[2]; iz <= last[2]; ++iz) {
+      for (long ix = first[0]; ix <= last[0]; ++ix) {
         for (std::size_t b = 0; b < basis_type.size(); ++b) {
           const Vec3& f = s.lattice->basis[b];
           Vec3 p{(double(ix) + f[0]) * a[0], (double(iy) + f[1]) * a[1], (double(iz) + f[2]) * a[2]};

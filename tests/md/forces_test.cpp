@@ -115,3 +115,21 @@ TEST(Accuracy, PppmMeetsTheRequest) {
 }
 
 }  // namespace
+
+namespace {
+
+// The benchmark's box: 4096 ions, three cells per axis, so neighbours come through wrapped cells.
+TEST(Forces, LargeBoxBornIsMinusGradient) {
+  const ccl::Group w = ccl::world();
+  const md::System s = md_test::system_from(
+      md_test::rock_salt_deck(8, "pair_style born/coul/long 10.0\n"
+                                 "pair_coeff 1 1 0.263705 0.317 2.340 1.048553 -0.49935\n"
+                                 "pair_coeff 1 2 0.210964 0.317 2.755 6.99055 -8.6757\n"
+                                 "pair_coeff 2 2 0.158223 0.317 3.170 75.0544 -150.7325\n"
+                                 "pair_modify shift yes\nkspace_style ewald 1e-5\n"),
+      0.2, w);
+  ForceField ff(s, w);
+  EXPECT_LT(gradient_mismatch(ff), 1e-6);
+}
+
+}  // namespace

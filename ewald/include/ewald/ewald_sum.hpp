@@ -3,10 +3,10 @@
 //
 // exp(i k·r) of every atom is a product of three one-dimensional phases exp(i 2π n_d x_d / L_d),
 // tabulated for n = 0..kmax_d by the recursion exp(i(n+1)θ) = exp(inθ) exp(iθ): one sin and cos
-// per atom and dimension instead of one per atom and k-vector. Vectors come ordered by (nx, ny),
-// so the x·y product is formed once per (nx, ny) column.
-// Cost: O(N Σ_d kmax_d) for the tables, then O(N) complex products per k-vector for S(k) and
-// again for the forces.
+// per atom and dimension instead of one per atom and k-vector. The vectors (nx, ±ny, ±nz) share
+// |k| and their phase products, so they are summed as a group of up to four in one pass over the
+// atoms (and a second pass for the forces).
+// Cost: O(N Σ_d kmax_d) for the tables, then O(N) per group for S(k) and again for the forces.
 #pragma once
 
 #include <vector>
@@ -16,18 +16,22 @@
 
 namespace ewald {
 
-struct KVector {
-  int nx, ny, nz;   // integer indices, nx ≥ 0
-  double kx, ky, kz;
-  double weight;  // 2 · exp(−k²/4g²)/k² (both ±k)
+// The vectors (nx, sy·ny, sz·nz) of one |n| per axis, nx, ny, nz ≥ 0, that lie in the half space;
+// slot s = 2·(sy < 0) + (sz < 0), weight[s] = 2 exp(−k²/4g²)/k² for a member and 0 for none.
+struct KGroup {
+  int nx, ny, nz;
+  double kx, ky, kz;  // for the + + slot
+  double k2;
+  double weight[4];
 };
 
-// The half-space k-vectors of a setting, ordered by nx, then ny, then nz.
-std::vector<KVector> k_vectors(const EwaldParameters& p, const Vec3& box);
+// The groups of a setting, and how many vectors they hold.
+std::vector<KGroup> k_groups(const EwaldParameters& p, const Vec3& box);
+std::size_t k_vector_count(const std::vector<KGroup>& groups);
 
-// The reciprocal-space energy and virial of k-vectors [k_begin, k_end), and their forces added to
-// f. Every atom's position is needed (S(k) sums over all of them).
-Energy kspace(const Positions& x, const Charges& q, const std::vector<KVector>& ks, std::size_t k_begin,
-              std::size_t k_end, double g, const Vec3& box, double qqr2e, const Forces& f);
+// The reciprocal-space energy and virial of groups [begin, end), and their forces added to f.
+// Every atom's position is needed (S(k) sums over all of them).
+Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& groups, std::size_t begin,
+              std::size_t end, double g, const Vec3& box, double qqr2e, const Forces& f);
 
 }  // namespace ewald

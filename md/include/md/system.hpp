@@ -28,6 +28,7 @@ struct Atom {
   int type;
   double q;
   Vec3 x, v;
+  Vec3 f{0, 0, 0};  // the last force computed (for dumps)
 };
 
 enum class PairKind { coul_long, lj_cut_coul_long, born_coul_long };
@@ -65,8 +66,9 @@ struct NeighborSettings {
 };
 
 struct DumpSettings {
-  std::string id, style, file;  // style: atom or xyz
+  std::string id, style, file;  // style: atom, xyz or custom
   long every = 0;
+  std::vector<std::string> columns;  // custom: id type q x y z vx vy vz fx fy fz
   std::string where;  // file:line of the dump command
 };
 

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# ewald-md against LAMMPS (Debian's lmp) on the same deck: 4096-ion rock salt (perf/md/
+# nacl.in.template), Ewald and PPPM at 1e-5, on 1 and 2 ranks. For each case: time per step
+# (the 100-step loop), the final potential and total energy, and the measured RMS force error
+# (against converged Ewald at the same positions, relative to the force between unit charges
+# 1 Å apart) of both codes. Writes perf/results/md.csv and md.png; prints one summary line.
+#   perf/run_md.sh            (CCL_MD_RANKS="1 2", CCL_MD_CELLS=8 and CCL_MD_ACCURACY=1e-5 by default)
+set -euo pipefail
+source "$(dirname "$0")/../scripts/common.sh"
+root=$(ccl_root)
+CCL_PACKAGES+=(lammps)
+ccl_install_deps
+ccl_build
+ccl_mpi_env
+out="$root/perf/results"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$out"
+csv="$out/md.csv"
+accuracy=${CCL_MD_ACCURACY:-1e-5}
+cells=${CCL_MD_CELLS:-8}
+source "$root/tests/md/thermo_column.sh"
+
+# RMS over atoms of |F − F_ref| / 14.399645 (eV·Å, metal units) from two custom dumps (id fx fy fz).
+rms_error() {
+  awk 'FNR == 1 { file++ } /^ITEM: ATOMS/ { body = 1; next } /^ITEM:/ { body = 0 }
+       body && NF == 4 { if (file == 1) { fx[$1] = $2; fy[$1] = $3; fz[$1] = $4 }
+                         else { dx = $2 - fx[$1]; dy = $3 - fy[$1]; dz = $4 - fz[$1]; s += dx*dx + dy*dy + dz*dz; n++ } }
+       END { printf "%.3g", sqrt(s / n) / 14.399645 }' "$1" "$2"
+}
+
+echo "code,kspace,ranks,atoms,ms_per_step,pe,etotal,rms_force_error" > "$csv"
+for kspace in ewald pppm; do
+  for np in ${CCL_MD_RANKS:-1 2}; do
+    for code in lammps ewald-md; do
+      name="$work/${code}_${kspace}_np$np"
+      sed -e "s/@CELLS@/$cells/g; s/@KSPACE@/$kspace/; s/@ACCURACY@/$accuracy/; s/@REFERENCE@/1e-10/; s|@OUT@|$name|" \
+        "$root/perf/md/nacl.in.template" > "$name.in"
+      if [ "$code" = lammps ]; then
+        mpirun -np "$np" --oversubscribe lmp -in "$name.in" -log none -screen "$name.log" > /dev/null
+      else
+        mpirun -np "$np" --oversubscribe "$root/build/md/ewald-md" "$name.in" > "$name.log"
+      fi
+      # The first loop is the timed one (100 steps); its thermo table ends before it.
+      read -r loop steps atoms < <(awk '/^Loop time of/ { print $4, $9, $12; exit }' "$name.log")
+      first_run=$(awk '/^Loop time of/ { exit } { print }' "$name.log")
+      pe=$(echo "$first_run" | thermo_column PotEng | tail -1)
+      etotal=$(echo "$first_run" | thermo_column TotEng | tail -1)
+      error=$(rms_error "$name.forces" "$name.reference")
+      ms=$(awk -v t="$loop" -v n="$steps" 'BEGIN { printf "%.3f", 1000 * t / n }')
+      echo "$code,$kspace,$np,$atoms,$ms,$pe,$etotal,$error" >> "$csv"
+      echo "$code $kspace np=$np: $ms ms/step, pe $pe, etotal $etotal, RMS force error $error"
+    done
+  done
+done
+"$root/perf/plot_md.sh" "$csv" "$out/md.png"
+awk -F, 'NR > 1 { t[$2 " np=" $3, $1] = $5; e[$2 " np=" $3, $1] = $8; k[$2 " np=" $3] = 1 }
+  END { line = "ewald-md / LAMMPS time per step:"
+        for (c in k) { r = t[c, "ewald-md"] / t[c, "lammps"]; line = line sprintf(" %s %.2f (error %s vs %s);", c, r, e[c, "ewald-md"], e[c, "lammps"]) }
+        print line }' "$csv"
+echo "wrote $csv and $out/md.png"
