@@ -104,7 +104,7 @@ class PppmKspace : public Kspace {
       }
       fft_.backward(field_[std::size_t(d)]);
     }
-    gather_forces(x, q, f);
+    gather_forces(q, f);
     return out;
   }
 
@@ -190,20 +190,37 @@ class PppmKspace : public Kspace {
     return (x - lo_[d]) / box_[d] * params_.mesh[d];
   }
 
-  // Each atom's stencil along each axis: the P mesh indices (wrapped into the mesh) and weights.
+  // The atoms whose stencils reach this member's x-pencil (mine_), and their stencils along each
+  // axis: P mesh indices (wrapped into the mesh) and weights, for the k-th of them at [k·P, k·P + P).
+  // An atom is passed over as soon as its z or y stencil misses the pencil.
   void find_stencils(const ewald::Positions& x) {
     const int order = params_.order;
-    const std::size_t n = x.extent(0), width = std::size_t(order);
-    for (std::size_t d = 0; d < 3; ++d) {
-      index_[d].resize(n * width);
-      weight_[d].resize(n * width);
-      const int mesh = params_.mesh[d];
-      for (std::size_t i = 0; i < n; ++i) {
-        const int base = stencil(mesh_coordinate(x(i, d), d), order, &weight_[d][i * width]);
-        int point = ((base % mesh) + mesh) % mesh;
-        for (std::size_t m = 0; m < width; ++m) {
-          index_[d][i * width + m] = point;
-          point = point == 0 ? mesh - 1 : point - 1;
+    const auto width = std::size_t(order);
+    const ewald::MeshBox& xb = fft_.x_pencil();
+    mine_.clear();
+    for (auto& v : index_) v.clear();
+    for (auto& v : weight_) v.clear();
+    double w[3][8];
+    int first[3];
+    for (std::size_t i = 0; i < x.extent(0); ++i) {
+      bool reaches = true;
+      for (int d = 2; d >= 0 && reaches; --d) {
+        const int mesh = params_.mesh[std::size_t(d)];
+        first[d] = ((stencil(mesh_coordinate(x(i, std::size_t(d)), std::size_t(d)), order, w[d]) % mesh) + mesh) % mesh;
+        if (d == 0) break;  // x-pencils hold every x
+        reaches = false;
+        for (int m = 0, point = first[d]; m < order; ++m, point = point == 0 ? mesh - 1 : point - 1) {
+          if (point >= xb.lo[std::size_t(d)] && point < xb.hi[std::size_t(d)]) reaches = true;
+        }
+      }
+      if (!reaches) continue;
+      mine_.push_back(i);
+      for (std::size_t d = 0; d < 3; ++d) {
+        const int mesh = params_.mesh[d];
+        for (std::size_t m = 0, point = std::size_t(first[d]); m < width; ++m) {
+          index_[d].push_back(static_cast<int>(point));
+          weight_[d].push_back(w[d][m]);
+          point = point == 0 ? std::size_t(mesh) - 1 : point - 1;
         }
       }
     }
@@ -212,17 +229,18 @@ class PppmKspace : public Kspace {
   // Calls visit(atom, flat index into the x-pencil, weight) for every stencil point of every atom
   // that lies in this member's x-pencil, then done(atom).
   template <class Visit, class Done>
-  void for_my_points(std::size_t natoms, Visit&& visit, Done&& done) const {
+  void for_my_points(Visit&& visit, Done&& done) const {
     const ewald::MeshBox& xb = fft_.x_pencil();
     const auto order = std::size_t(params_.order);
     const auto nx = std::size_t(params_.mesh[0]), ny = std::size_t(xb.size(1));
-    for (std::size_t i = 0; i < natoms; ++i) {
-      const int* ix = &index_[0][i * order];
-      const int* iy = &index_[1][i * order];
-      const int* iz = &index_[2][i * order];
-      const double* wx = &weight_[0][i * order];
-      const double* wy = &weight_[1][i * order];
-      const double* wz = &weight_[2][i * order];
+    for (std::size_t k = 0; k < mine_.size(); ++k) {
+      const std::size_t i = mine_[k];
+      const int* ix = &index_[0][k * order];
+      const int* iy = &index_[1][k * order];
+      const int* iz = &index_[2][k * order];
+      const double* wx = &weight_[0][k * order];
+      const double* wy = &weight_[1][k * order];
+      const double* wz = &weight_[2][k * order];
       for (std::size_t mz = 0; mz < order; ++mz) {
         if (iz[mz] < xb.lo[2] || iz[mz] >= xb.hi[2]) continue;
         for (std::size_t my = 0; my < order; ++my) {
@@ -239,12 +257,12 @@ class PppmKspace : public Kspace {
   void spread(const ewald::Positions& x, const ewald::Charges& q) {
     find_stencils(x);
     density_.assign(fft_.x_pencil().points(), 0.0);
-    for_my_points(
-        x.extent(0), [&](std::size_t i, std::size_t p, double w) { density_[p] += q(i) * w; }, [](std::size_t) {});
+    for_my_points([&](std::size_t i, std::size_t p, double w) { density_[p] += q(i) * w; }, [](std::size_t) {});
     mesh_.assign(density_.begin(), density_.end());
   }
 
-  void gather_forces(const ewald::Positions& x, const ewald::Charges& q, const ewald::Forces& f) {
+  // Forces on the atoms found by spread() (their stencils were kept).
+  void gather_forces(const ewald::Charges& q, const ewald::Forces& f) {
     const double scale = qqr2e_ / (box_[0] * box_[1] * box_[2]);
     // The three components side by side: one cache line per mesh point read.
     const std::size_t points = fft_.x_pencil().points();
@@ -254,7 +272,6 @@ class PppmKspace : public Kspace {
     }
     double ex = 0, ey = 0, ez = 0;  // the field at the atom, summed in registers
     for_my_points(
-        x.extent(0),
         [&](std::size_t, std::size_t p, double w) {
           ex += w * field_xyz_[3 * p];
           ey += w * field_xyz_[3 * p + 1];
@@ -279,7 +296,8 @@ class PppmKspace : public Kspace {
   std::vector<Complex> mesh_;      // the transform's working array
   std::vector<double> field_xyz_;  // the field on the x-pencil, (x, y, z) per point
   std::array<std::vector<Complex>, 3> field_;
-  std::array<std::vector<int>, 3> index_;      // per axis: atom i's stencil points at [i·P, i·P + P)
+  std::vector<std::size_t> mine_;              // atoms whose stencils reach this member's pencil
+  std::array<std::vector<int>, 3> index_;      // per axis: mine_[k]'s stencil points at [k·P, k·P + P)
   std::array<std::vector<double>, 3> weight_;  // and their weights
 };
 

@@ -8,17 +8,34 @@ namespace md {
 
 namespace {
 
-// The distinct cell offsets along one dimension of n cells: {-1, 0, 1} unless wrapping makes
-// some of them the same cell.
-std::vector<int> offsets_for(int n) {
-  if (n == 1) return {0};
-  if (n == 2) return {0, 1};
-  return {-1, 0, 1};
-}
+// Cells are at least list_cut / kReach wide, so neighbours lie within kReach cells per axis.
+constexpr int kReach = 2;
 
-// Whether row i holds the pair (i, j): each pair exactly once, and every row about half of its
-// neighbours whatever the atom order (the rule "j > i" alone would load the first rows most).
-bool owns_pair(std::size_t i, std::size_t j) { return j > i ? (i + j) % 2 == 0 : (j < i && (i + j) % 2 == 1); }
+// One axis's share of a stencil entry: a cell along the axis, which image of it, its offset from
+// the row's cell counting images (cell + image · cells − the row's cell), and the gap between
+// the two cells (0 when adjacent).
+struct AxisCandidate {
+  int cell, image, offset;
+  double gap;
+};
+
+// The cells (and images) along one axis of `cells` cells of width w that may hold neighbours of an
+// atom in cell c: the offsets −kReach..kReach with the image their wrap implies, or, when the
+// axis has too few cells for those to be distinct, every cell in each of the images −1, 0, 1.
+std::vector<AxisCandidate> axis_candidates(int c, int cells, double w) {
+  std::vector<AxisCandidate> out;
+  if (cells >= 2 * kReach + 1) {
+    for (int o = -kReach; o <= kReach; ++o) {
+      const int raw = c + o;
+      out.push_back({(raw + cells) % cells, raw < 0 ? -1 : (raw >= cells ? 1 : 0), o, std::max(0, std::abs(o) - 1) * w});
+    }
+  } else {
+    for (int cell = 0; cell < cells; ++cell) {
+      for (int m = -1; m <= 1; ++m) out.push_back({cell, m, cell + m * cells - c, 0.0});
+    }
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -34,72 +51,71 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
                          const std::vector<std::size_t>& global) {
   const std::size_t n = x.extent(0);
   const double list_cut = cutoff_ + skin_;
+  const double cut2 = list_cut * list_cut;
   std::array<int, 3> cells{};
-  for (std::size_t d = 0; d < 3; ++d) cells[d] = std::max(1, static_cast<int>(len[d] / list_cut));
-  const std::size_t ncells = std::size_t(cells[0]) * std::size_t(cells[1]) * std::size_t(cells[2]);
-  // Counting sort of the atoms into cells.
-  std::vector<std::array<int, 3>> cell_of(n);
-  std::vector<std::size_t> start(ncells + 1, 0);
-  auto flat = [&](const std::array<int, 3>& c) {
-    return (std::size_t(c[0]) * std::size_t(cells[1]) + std::size_t(c[1])) * std::size_t(cells[2]) + std::size_t(c[2]);
-  };
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t d = 0; d < 3; ++d) {
-      const int c = static_cast<int>(std::floor((x(i, d) - lo[d]) / len[d] * cells[d]));
-      cell_of[i][d] = std::clamp(c, 0, cells[d] - 1);
-    }
+  Vec3 width{};
+  for (std::size_t d = 0; d < 3; ++d) {
+    cells[d] = std::max(1, static_cast<int>(len[d] * kReach / list_cut));
+    width[d] = len[d] / cells[d];
   }
-  for (std::size_t i = candidate_begin; i < candidate_end; ++i) ++start[flat(cell_of[i]) + 1];
+  const std::size_t ncells = std::size_t(cells[0]) * std::size_t(cells[1]) * std::size_t(cells[2]);
+  auto cell_along = [&](std::size_t i, std::size_t d) {
+    return std::clamp(static_cast<int>(std::floor((x(i, d) - lo[d]) / width[d])), 0, cells[d] - 1);
+  };
+  auto flat = [&](int cx, int cy, int cz) {
+    return (std::size_t(cx) * std::size_t(cells[1]) + std::size_t(cy)) * std::size_t(cells[2]) + std::size_t(cz);
+  };
+  // Counting sort of the candidates into cells; their positions copied in cell order.
+  std::vector<std::size_t> cell_of(n), start(ncells + 1, 0);
+  for (std::size_t i = candidate_begin; i < candidate_end; ++i) {
+    cell_of[i] = flat(cell_along(i, 0), cell_along(i, 1), cell_along(i, 2));
+    ++start[cell_of[i] + 1];
+  }
   for (std::size_t c = 0; c < ncells; ++c) start[c + 1] += start[c];
-  std::vector<int> sorted(candidate_end - candidate_begin);
+  const std::size_t m = candidate_end - candidate_begin;
+  std::vector<int> sorted(m);
+  std::vector<double> sorted_x(3 * m);
   {
     std::vector<std::size_t> fill(start.begin(), start.end() - 1);
-    for (std::size_t i = candidate_begin; i < candidate_end; ++i) sorted[fill[flat(cell_of[i])]++] = static_cast<int>(i);
+    for (std::size_t i = candidate_begin; i < candidate_end; ++i) {
+      const std::size_t slot = fill[cell_of[i]]++;
+      sorted[slot] = static_cast<int>(i);
+      for (std::size_t d = 0; d < 3; ++d) sorted_x[3 * slot + d] = x(i, d);
+    }
   }
-  const std::array<std::vector<int>, 3> around{offsets_for(cells[0]), offsets_for(cells[1]), offsets_for(cells[2])};
   shifts = Kokkos::View<double[27][3]>("image shifts");
   for (int code = 0; code < kImages; ++code) {
-    const int m[3] = {code / 9 - 1, code / 3 % 3 - 1, code % 3 - 1};
-    for (std::size_t d = 0; d < 3; ++d) shifts(std::size_t(code), d) = m[d] * len[d];
+    const int mm[3] = {code / 9 - 1, code / 3 % 3 - 1, code % 3 - 1};
+    for (std::size_t d = 0; d < 3; ++d) shifts(std::size_t(code), d) = mm[d] * len[d];
   }
-  const double cut2 = list_cut * list_cut;
   std::vector<std::size_t> offs{0};
   std::vector<int> list;
+  list.reserve(pairs());  // the last build's size: a good guess
   for (std::size_t i = row_begin; i < row_end; ++i) {
-    for (int ox : around[0]) {
-      for (int oy : around[1]) {
-        for (int oz : around[2]) {
-          const int o[3] = {ox, oy, oz};
-          std::array<int, 3> c{};
-          // Images to try per axis: the one the cell offset wraps to, or all three when the axis
-          // has fewer than three cells (then one cell holds several images of a neighbour).
-          int image_lo[3], image_hi[3];
-          for (std::size_t d = 0; d < 3; ++d) {
-            const int raw = cell_of[i][d] + o[d];
-            c[d] = (raw + cells[d]) % cells[d];
-            if (cells[d] < 3) {
-              image_lo[d] = -1, image_hi[d] = 1;
-            } else {
-              image_lo[d] = image_hi[d] = raw < 0 ? -1 : (raw >= cells[d] ? 1 : 0);
-            }
-          }
-          const std::size_t k = flat(c);
-          for (std::size_t s = start[k]; s < start[k + 1]; ++s) {
-            const auto j = static_cast<std::size_t>(sorted[s]);
-            if (global[j] == global[i] || !owns_pair(global[i], global[j])) continue;
-            for (int mx = image_lo[0]; mx <= image_hi[0]; ++mx) {
-              for (int my = image_lo[1]; my <= image_hi[1]; ++my) {
-                for (int mz = image_lo[2]; mz <= image_hi[2]; ++mz) {
-                  // x_i − (x_j + m L): the image of j displaced by m boxes
-                  const double dx = x(i, 0) - x(j, 0) - mx * len[0];
-                  const double dy = x(i, 1) - x(j, 1) - my * len[1];
-                  const double dz = x(i, 2) - x(j, 2) - mz * len[2];
-                  if (dx * dx + dy * dy + dz * dz >= cut2) continue;
-                  const int code = (mx + 1) * 9 + (my + 1) * 3 + (mz + 1);  // shifts(code) = m L
-                  list.push_back(static_cast<int>(j) * kImages + code);
-                }
-              }
-            }
+    const std::size_t gi = global[i];
+    const std::array<std::vector<AxisCandidate>, 3> around{axis_candidates(cell_along(i, 0), cells[0], width[0]),
+                                                           axis_candidates(cell_along(i, 1), cells[1], width[1]),
+                                                           axis_candidates(cell_along(i, 2), cells[2], width[2])};
+    const double xi = x(i, 0), yi = x(i, 1), zi = x(i, 2);
+    for (const AxisCandidate& ax : around[0]) {
+      for (const AxisCandidate& ay : around[1]) {
+        if (ax.gap * ax.gap + ay.gap * ay.gap >= cut2) continue;
+        for (const AxisCandidate& az : around[2]) {
+          if (ax.gap * ax.gap + ay.gap * ay.gap + az.gap * az.gap >= cut2) continue;
+          // Each pair once: the row holds partners whose cell (with its image) lies ahead of its
+          // own, by offset (z, y, x) compared lexicographically; in its own cell, those of higher
+          // global index. The rule is the same seen from either atom, whoever holds which.
+          const int ahead = az.offset != 0 ? az.offset : (ay.offset != 0 ? ay.offset : ax.offset);
+          if (ahead < 0) continue;
+          // x_i − (x_j + m L): the image of j displaced by m boxes
+          const double sx = xi - ax.image * len[0], sy = yi - ay.image * len[1], sz = zi - az.image * len[2];
+          const int code = (ax.image + 1) * 9 + (ay.image + 1) * 3 + (az.image + 1);  // shifts(code) = m L
+          const std::size_t k = flat(ax.cell, ay.cell, az.cell);
+          for (std::size_t slot = start[k]; slot < start[k + 1]; ++slot) {
+            if (ahead == 0 && global[std::size_t(sorted[slot])] <= gi) continue;  // also skips its own copy
+            const double dx = sx - sorted_x[3 * slot], dy = sy - sorted_x[3 * slot + 1], dz = sz - sorted_x[3 * slot + 2];
+            if (dx * dx + dy * dy + dz * dz >= cut2) continue;
+            list.push_back(sorted[slot] * kImages + code);
           }
         }
       }

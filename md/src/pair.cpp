@@ -131,6 +131,8 @@ void PairStyle::build_tables() {
   coulomb_table_ = Kokkos::View<double* [8]>("coulomb table", kIntervals);
   const double g = g_;
   tabulate([g](double s, double& e, double& f) { coulomb_terms(s, g, e, f); }, s0_, ds, kIntervals, coulomb_table_);
+  short_cut2_ = Kokkos::View<double*>("short-range cut-offs squared", table_.extent(0));
+  for (std::size_t pair = 0; pair < table_.extent(0); ++pair) short_cut2_(pair) = table_(pair).cut2;
   if (kind_ == PairKind::coul_long) return;
   short_table_ = Kokkos::View<double** [8]>("short-range tables", table_.extent(0), kIntervals);
   for (std::size_t pair = 0; pair < table_.extent(0); ++pair) {
@@ -147,6 +149,7 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
   const auto offsets = list.offsets;
   const auto neighbors = list.neighbors;
   const auto table = table_;
+  const auto cuts = short_cut2_;
   const auto coulomb = coulomb_table_;
   const auto shorts = short_table_;
   const std::size_t first = list.row_begin();
@@ -168,6 +171,7 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
         const double qi = qqr2e * q(i);
         const std::size_t ti = std::size_t(type(i)) * std::size_t(width);
         double fx = 0, fy = 0, fz = 0;
+        double e_coul = 0, e_short = 0, virial = 0;  // this row's sums, kept in registers
         for (std::size_t k = offsets(row); k < offsets(row + 1); ++k) {
           const int entry = neighbors(k);
           const auto j = static_cast<std::size_t>(entry / NeighborList::kImages);
@@ -176,7 +180,7 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
                        dz = zi - x(j, 2) - shifts(image, 2);
           const double r2 = dx * dx + dy * dy + dz * dz;
           const std::size_t pair = ti + std::size_t(type(j));
-          const double cut_short2 = has_short ? table(pair).cut2 : 0.0;
+          const double cut_short2 = has_short ? cuts(pair) : 0.0;
           const bool in_coul = r2 < cut_coul2, in_short = r2 < cut_short2;
           if (!in_coul && !in_short) continue;
           double fpair = 0;
@@ -187,11 +191,11 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
             const auto c = std::size_t(cell);
             if (in_coul) {
               const double qq = qi * q(j);
-              ec += qq * (coulomb(c, 0) + t * (coulomb(c, 1) + t * (coulomb(c, 2) + t * coulomb(c, 3))));
+              e_coul += qq * (coulomb(c, 0) + t * (coulomb(c, 1) + t * (coulomb(c, 2) + t * coulomb(c, 3))));
               fpair += qq * (coulomb(c, 4) + t * (coulomb(c, 5) + t * (coulomb(c, 6) + t * coulomb(c, 7))));
             }
             if (in_short) {
-              ev += shorts(pair, c, 0) + t * (shorts(pair, c, 1) + t * (shorts(pair, c, 2) + t * shorts(pair, c, 3)));
+              e_short += shorts(pair, c, 0) + t * (shorts(pair, c, 1) + t * (shorts(pair, c, 2) + t * shorts(pair, c, 3)));
               fpair += shorts(pair, c, 4) + t * (shorts(pair, c, 5) + t * (shorts(pair, c, 6) + t * shorts(pair, c, 7)));
             }
           } else {
@@ -199,12 +203,12 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
             if (in_coul) {
               const double qq = qi * q(j);
               coulomb_terms(r2, g, e, fp);
-              ec += qq * e;
+              e_coul += qq * e;
               fpair += qq * fp;
             }
             if (in_short) {
               short_terms(kind, table(pair), r2, e, fp);
-              ev += e;
+              e_short += e;
               fpair += fp;
             }
           }
@@ -214,11 +218,14 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
           f(j, 0) -= dx * fpair;
           f(j, 1) -= dy * fpair;
           f(j, 2) -= dz * fpair;
-          w += r2 * fpair;
+          virial += r2 * fpair;
         }
         f(i, 0) += fx;
         f(i, 1) += fy;
         f(i, 2) += fz;
+        ec += e_coul;
+        ev += e_short;
+        w += virial;
       },
       ecoul, evdwl, virial);
   return {ecoul, evdwl, virial};

@@ -50,10 +50,12 @@ std::set<Entry> brute_force(const md::Positions& x, const md::Vec3& len, double 
   return out;
 }
 
-TEST(NeighborList, MatchesAllPairsForOneToFourCellsPerAxis) {
+TEST(NeighborList, MatchesAllPairsForAnyNumberOfCellsPerAxis) {
   const double cutoff = 4.0, skin = 1.0;
-  // 5 Å of list cut-off: 1, 2, 3 and 4 cells along the axes of these boxes.
-  for (const md::Vec3 len : {md::Vec3{10, 10, 10}, md::Vec3{11, 16, 21}, md::Vec3{20.5, 10.2, 15.3}}) {
+  // 5 Å of list cut-off, cells at least 2.5 Å: from 2 cells (searched whole, every image) to 10
+  // along the axes of these boxes; the last has the benchmark deck's proportions (L/rc = 4.5).
+  for (const md::Vec3 len : {md::Vec3{5.5, 10, 10}, md::Vec3{11, 16, 21}, md::Vec3{20.5, 10.2, 15.3},
+                             md::Vec3{18.05, 18.05, 18.05}}) {
     std::mt19937_64 random(7);
     std::uniform_real_distribution<double> u(0, 1);
     const std::size_t n = 300;

@@ -1,13 +1,15 @@
 // Half neighbour lists built by cell binning: the pairs (i, j, image) closer than the list cut-off
 // (the interaction cut-off plus a skin), for a range of rows i; each pair is held by one of its
-// atoms' rows (by the parity of i + j, so that rows hold equal shares). An entry records which
+// atoms' rows (the one whose partner lies ahead: a half stencil, so rows hold equal shares
+// wherever they are). An entry records which
 // periodic image of j it is (a shift of −L, 0 or +L per axis), so a force kernel subtracts the
 // shift instead of rounding; every image within reach is listed, as ghost atoms would be.
 //
-// Cells are at least the list cut-off wide, so a row's neighbours lie in its own cell and the 26
-// around it (fewer distinct cells when a dimension has fewer than three). Building costs O(N) to
-// bin plus O(rows × 27 × atoms per cell); the list stays valid until some atom has moved more
-// than half the skin (then two atoms may have closed the skin between them).
+// Cells are at least half the list cut-off wide, so a row's neighbours lie within two cells per
+// axis: a stencil of up to 5³ cells, less those whose nearest point is beyond the cut-off (an axis
+// with fewer than five cells is searched whole, in every image). Building costs O(N) to bin plus
+// O(rows × stencil × atoms per cell) — about 2.5× the sphere's volume searched; the list stays
+// valid until some atom has moved more than half the skin.
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -30,7 +32,7 @@ class NeighborList {
   // neighbours among all atoms.
   void build(const Positions& x, const Vec3& lo, const Vec3& len, std::size_t row_begin, std::size_t row_end);
   // The same with the neighbours taken from [candidate_begin, candidate_end) only; global[k] is
-  // local atom k's index in the whole system, which decides which row holds a pair (an atom
+  // local atom k's index in the whole system, which orders atoms within a cell (an atom
   // present twice, as a row and as a candidate, does not pair with itself).
   void build(const Positions& x, const Vec3& lo, const Vec3& len, std::size_t row_begin, std::size_t row_end,
              std::size_t candidate_begin, std::size_t candidate_end, const std::vector<std::size_t>& global);

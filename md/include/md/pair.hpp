@@ -56,6 +56,7 @@ class PairStyle {
   double cut_coul2_, g_, qqr2e_, max_cutoff_;
   int width_;  // ntypes + 1
   Kokkos::View<ShortRange*> table_;
+  Kokkos::View<double*> short_cut2_;  // table_'s cut2 alone: the per-pair test reads only it
   // Tables: interval k of [s0, s0 + n/inv_ds) holds 8 coefficients, energy then F/r, each as
   // a + t (b + t (c + t d)), t ∈ [0, 1). Coulomb per unit C q_i q_j; short range per type pair.
   double s0_ = 0, inv_ds_ = 0;
