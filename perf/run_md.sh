@@ -3,8 +3,10 @@
 # nacl.in.template), Ewald and PPPM at 1e-5, on 1 and 2 ranks. For each case: time per step
 # (the 100-step loop), the final potential and total energy, and the measured RMS force error
 # (against converged Ewald at the same positions, relative to the force between unit charges
-# 1 Å apart) of both codes. Writes perf/results/md.csv and md.png; prints one summary line.
-#   perf/run_md.sh            (CCL_MD_RANKS="1 2", CCL_MD_CELLS=8 and CCL_MD_ACCURACY=1e-5 by default)
+# 1 Å apart) of both codes. The machine is shared and noisy: each case runs CCL_MD_REPEATS times
+# (default 5) with the two codes alternating, and the time per step is each code's median.
+# Writes perf/results/md.csv and md.png; prints one summary line.
+#   perf/run_md.sh     (CCL_MD_RANKS="1 2", CCL_MD_CELLS=8, CCL_MD_ACCURACY=1e-5, CCL_MD_REPEATS=5)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/common.sh"
 root=$(ccl_root)
@@ -29,27 +31,43 @@ rms_error() {
        END { printf "%.3g", sqrt(s / n) / 14.399645 }' "$1" "$2"
 }
 
-echo "code,kspace,ranks,atoms,ms_per_step,pe,etotal,rms_force_error" > "$csv"
+# Median of the numbers on stdin.
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+run_case() {  # code kspace np name → runs the deck, leaves name.log, name.forces, name.reference
+  local code=$1 kspace=$2 np=$3 name=$4
+  sed -e "s/@CELLS@/$cells/g; s/@KSPACE@/$kspace/; s/@ACCURACY@/$accuracy/; s/@REFERENCE@/1e-10/; s|@OUT@|$name|" \
+    "$root/perf/md/nacl.in.template" > "$name.in"
+  if [ "$code" = lammps ]; then
+    mpirun -np "$np" --oversubscribe lmp -in "$name.in" -log none -screen "$name.log" > /dev/null
+  else
+    mpirun -np "$np" --oversubscribe "$root/build/md/ewald-md" "$name.in" > "$name.log"
+  fi
+}
+
+echo "code,kspace,ranks,atoms,ms_per_step,pe,etotal,rms_force_error,runs" > "$csv"
+repeats=${CCL_MD_REPEATS:-5}
 for kspace in ewald pppm; do
   for np in ${CCL_MD_RANKS:-1 2}; do
+    for code in lammps ewald-md; do : > "$work/${code}_${kspace}_np$np.times"; done
+    for ((k = 1; k <= repeats; ++k)); do
+      for code in lammps ewald-md; do
+        name="$work/${code}_${kspace}_np$np"
+        run_case "$code" "$kspace" "$np" "$name"
+        # The first loop is the timed one (100 steps).
+        awk '/^Loop time of/ { printf "%.4f\n", 1000 * $4 / $9; exit }' "$name.log" >> "$name.times"
+      done
+    done
     for code in lammps ewald-md; do
       name="$work/${code}_${kspace}_np$np"
-      sed -e "s/@CELLS@/$cells/g; s/@KSPACE@/$kspace/; s/@ACCURACY@/$accuracy/; s/@REFERENCE@/1e-10/; s|@OUT@|$name|" \
-        "$root/perf/md/nacl.in.template" > "$name.in"
-      if [ "$code" = lammps ]; then
-        mpirun -np "$np" --oversubscribe lmp -in "$name.in" -log none -screen "$name.log" > /dev/null
-      else
-        mpirun -np "$np" --oversubscribe "$root/build/md/ewald-md" "$name.in" > "$name.log"
-      fi
-      # The first loop is the timed one (100 steps); its thermo table ends before it.
-      read -r loop steps atoms < <(awk '/^Loop time of/ { print $4, $9, $12; exit }' "$name.log")
+      atoms=$(awk '/^Loop time of/ { print $12; exit }' "$name.log")
       first_run=$(awk '/^Loop time of/ { exit } { print }' "$name.log")
       pe=$(echo "$first_run" | thermo_column PotEng | tail -1)
       etotal=$(echo "$first_run" | thermo_column TotEng | tail -1)
       error=$(rms_error "$name.forces" "$name.reference")
-      ms=$(awk -v t="$loop" -v n="$steps" 'BEGIN { printf "%.3f", 1000 * t / n }')
-      echo "$code,$kspace,$np,$atoms,$ms,$pe,$etotal,$error" >> "$csv"
-      echo "$code $kspace np=$np: $ms ms/step, pe $pe, etotal $etotal, RMS force error $error"
+      ms=$(median < "$name.times")
+      echo "$code,$kspace,$np,$atoms,$ms,$pe,$etotal,$error,$repeats" >> "$csv"
+      echo "$code $kspace np=$np: $ms ms/step (median of $repeats: $(tr '\n' ' ' < "$name.times")), pe $pe, etotal $etotal, RMS force error $error"
     done
   done
 done

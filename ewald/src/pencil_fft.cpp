@@ -56,7 +56,7 @@ PencilFft::PencilFft(const ccl::grids::Grid2D& grid, std::array<int, 3> n)
     auto* d = reinterpret_cast<fftw_complex*>(buffer_.data());
     for (int dir = 0; dir < 2; ++dir) {
       plans_[std::size_t(2 * axis + dir)] = fftw_plan_guru_dft(1, &line, 2, loops, d, d, dir == 0 ? FFTW_FORWARD : FFTW_BACKWARD,
-                                                             FFTW_ESTIMATE | FFTW_UNALIGNED);
+                                                             FFTW_MEASURE | FFTW_UNALIGNED);
     }
   }
 }

@@ -89,20 +89,15 @@ class PppmKspace : public Kspace {
       out.virial += c * virial_[p] * s2;
     }
     // The field along each axis: −i k_d G Q̂, back to real space.
-    const ewald::MeshBox& zb = fft_.z_pencil();
-    for (int d = 0; d < 3; ++d) {
-      field_[std::size_t(d)].resize(mesh_.size());
-      for (int ix = zb.lo[0]; ix < zb.hi[0]; ++ix) {
-        for (int iy = zb.lo[1]; iy < zb.hi[1]; ++iy) {
-          for (int iz = zb.lo[2]; iz < zb.hi[2]; ++iz) {
-            const std::size_t p = fft_.k_index(ix, iy, iz);
-            const int index[3] = {ix, iy, iz};
-            const double k = wave_number(d, index[d]);
-            field_[std::size_t(d)][p] = Complex(0, -k) * green_[p] * mesh_[p];
-          }
-        }
-      }
-      fft_.backward(field_[std::size_t(d)]);
+    for (std::size_t d = 0; d < 3; ++d) {
+      std::vector<Complex>& field = field_[d];
+      field.resize(mesh_.size());
+      const std::vector<double>& k = wave_numbers_[d];
+      fft_.for_each_k_point([&](int ix, int iy, int iz, std::size_t p) {
+        const int index[3] = {ix, iy, iz};
+        field[p] = Complex(0, -k[std::size_t(index[d])]) * green_[p] * mesh_[p];
+      });
+      fft_.backward(field);
     }
     gather_forces(q, f);
     return out;
@@ -128,8 +123,12 @@ class PppmKspace : public Kspace {
     return 2 * M_PI * m / box_[std::size_t(d)];
   }
 
-  // G(k) and G(k)(1 − k²/2g²) at this member's k-points (z-pencil order).
+  // G(k) and G(k)(1 − k²/2g²) at this member's k-points (z-pencil order), and the wave numbers.
   void influence() {
+    for (std::size_t d = 0; d < 3; ++d) {
+      wave_numbers_[d].resize(std::size_t(params_.mesh[d]));
+      for (int i = 0; i < params_.mesh[d]; ++i) wave_numbers_[d][std::size_t(i)] = wave_number(int(d), i);
+    }
     const ewald::MeshBox& zb = fft_.z_pencil();
     const int order = params_.order;
     const double g = params_.g;
@@ -292,6 +291,7 @@ class PppmKspace : public Kspace {
   ccl::grids::Grid2D grid_;
   ewald::PencilFft fft_;
   std::vector<double> green_, virial_;
+  std::array<std::vector<double>, 3> wave_numbers_;  // per axis and mesh index
   std::vector<double> density_;    // charge on this member's x-pencil
   std::vector<Complex> mesh_;      // the transform's working array
   std::vector<double> field_xyz_;  // the field on the x-pencil, (x, y, z) per point

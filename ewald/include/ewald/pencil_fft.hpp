@@ -13,6 +13,7 @@
 // and the next FFT runs along the other axis by stride (on one member, a plain 3D FFT).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <complex>
 #include <vector>
@@ -44,6 +45,21 @@ class PencilFft {
   std::size_t k_index(int x, int y, int z) const {
     return std::size_t(x - z_.box.lo[0]) * z_.stride[0] + std::size_t(y - z_.box.lo[1]) * z_.stride[1] +
            std::size_t(z - z_.box.lo[2]) * z_.stride[2];
+  }
+  // Calls visit(x, y, z, place) for every point of the z-pencil, in storage order.
+  template <class Visit>
+  void for_each_k_point(Visit&& visit) const {
+    int axes[3] = {0, 1, 2};  // slowest first
+    std::sort(axes, axes + 3, [&](int a, int b) { return z_.stride[std::size_t(a)] > z_.stride[std::size_t(b)]; });
+    int at[3];
+    for (at[axes[0]] = z_.box.lo[std::size_t(axes[0])]; at[axes[0]] < z_.box.hi[std::size_t(axes[0])]; ++at[axes[0]]) {
+      for (at[axes[1]] = z_.box.lo[std::size_t(axes[1])]; at[axes[1]] < z_.box.hi[std::size_t(axes[1])]; ++at[axes[1]]) {
+        at[axes[2]] = z_.box.lo[std::size_t(axes[2])];
+        std::size_t place = k_index(at[0], at[1], at[2]);
+        const std::size_t step = z_.stride[std::size_t(axes[2])];
+        for (; at[axes[2]] < z_.box.hi[std::size_t(axes[2])]; ++at[axes[2]], place += step) visit(at[0], at[1], at[2], place);
+      }
+    }
   }
 
   // x-pencil data (real space) → z-pencil data (k-space), e^(−i k·r) and unnormalised.
