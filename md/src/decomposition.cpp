@@ -48,6 +48,20 @@ void Decomposition::wrap_owned(double* x) const {
   }
 }
 
+Terms Decomposition::add_kspace_and_combine(Interactions& in, const Positions& x, const Charges& q, const Forces& f,
+                                            const Terms& pair, Timers& timers) const {
+  const std::size_t n = x.extent(0);
+  const Terms kspace = in.kspace_share(x, q, f, timers);
+  f(n, 0) = pair.ecoul;
+  f(n, 1) = kspace.elong;
+  f(n, 2) = pair.evdwl;
+  f(n + 1, 0) = pair.virial + kspace.virial;
+  const std::span<double> all(f.data(), 3 * (n + 2));
+  ccl::combine(group_, all, all, ccl::sum);
+  timers.stamp(Section::comm);
+  return Terms{f(n, 0), f(n, 1), f(n, 2), f(n + 1, 0)};
+}
+
 double Decomposition::kinetic_energy(const System& s) const {
   double twice = 0;
   for (std::size_t i = 0; i < owned(); ++i) {

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "md/replicated.hpp"
+#include "md/ring.hpp"
 
 namespace md {
 
@@ -68,21 +69,16 @@ Force2d::Force2d(const System& s, const ccl::Group& group, int rows, int cols, s
   }
   // Charges and types of X_r, Y_c and all atoms, moved the way positions will be.
   const std::size_t nx = row_block_.second - row_block_.first, ny = column_block_.second - column_block_.first;
-  local_x_ = Positions("x (row and column blocks)", nx + ny);
-  local_f_ = Forces("f (row and column blocks)", nx + ny);
-  local_q_ = Charges("q (row and column blocks)", nx + ny);
-  local_type_ = Types("type (row and column blocks)", nx + ny);
-  all_x_ = Positions("x (all)", natoms_);
-  all_f_ = Forces("f (all)", natoms_ + 2);
-  all_q_ = Charges("q (all)", natoms_);
-  ccl::concatv(grid_.row_group(), q_, std::span<double>(local_q_.data(), nx), row_counts_);
-  ccl::concatv(grid_.row_group(), type_, std::span<int>(local_type_.data(), nx), row_counts_);
+  local_ = AtomArrays(nx + ny, 0, "row and column blocks");
+  all_ = AtomArrays(natoms_, 2, "all");
+  ccl::concatv(grid_.row_group(), q_, std::span<double>(local_.q.data(), nx), row_counts_);
+  ccl::concatv(grid_.row_group(), type_, std::span<int>(local_.type.data(), nx), row_counts_);
   const std::size_t piece = column_piece_.first - row_block_.first, pieces = column_piece_.second - column_piece_.first;
-  ccl::concatv(grid_.column_group(), std::span<const double>(local_q_.data() + piece, pieces),
-               std::span<double>(local_q_.data() + nx, ny), column_counts_);
-  ccl::concatv(grid_.column_group(), std::span<const int>(local_type_.data() + piece, pieces),
-               std::span<int>(local_type_.data() + nx, ny), column_counts_);
-  ccl::concatv(group, q_, std::span<double>(all_q_.data(), natoms_), owned_counts_);
+  ccl::concatv(grid_.column_group(), std::span<const double>(local_.q.data() + piece, pieces),
+               std::span<double>(local_.q.data() + nx, ny), column_counts_);
+  ccl::concatv(grid_.column_group(), std::span<const int>(local_.type.data() + piece, pieces),
+               std::span<int>(local_.type.data() + nx, ny), column_counts_);
+  ccl::concatv(group, q_, std::span<double>(all_.q.data(), natoms_), owned_counts_);
   local_global_.resize(nx + ny);
   for (std::size_t i = 0; i < nx; ++i) local_global_[i] = row_block_.first + i;
   for (std::size_t j = 0; j < ny; ++j) local_global_[nx + j] = column_block_.first + j;
@@ -98,15 +94,15 @@ void Force2d::exchange_positions() {
   for (auto* v : {&rows3, &cols3, &world3}) {
     for (std::size_t& c : *v) c *= 3;
   }
-  ccl::concatv(grid_.row_group(), own_x_, std::span<double>(local_x_.data(), 3 * nx), rows3);
+  ccl::concatv(grid_.row_group(), own_x_, std::span<double>(local_.x.data(), 3 * nx), rows3);
   const std::size_t piece = column_piece_.first - row_block_.first, pieces = column_piece_.second - column_piece_.first;
-  ccl::concatv(grid_.column_group(), std::span<const double>(local_x_.data() + 3 * piece, 3 * pieces),
-               std::span<double>(local_x_.data() + 3 * nx, 3 * ny), cols3);
-  ccl::concatv(group_, own_x_, std::span<double>(all_x_.data(), 3 * natoms_), world3);
+  ccl::concatv(grid_.column_group(), std::span<const double>(local_.x.data() + 3 * piece, 3 * pieces),
+               std::span<double>(local_.x.data() + 3 * nx, 3 * ny), cols3);
+  ccl::concatv(group_, own_x_, std::span<double>(all_.x.data(), 3 * natoms_), world3);
 }
 
 bool Force2d::neighbors_stale() {
-  const int mine = in_->neighbors().stale(local_x_) ? 1 : 0;
+  const int mine = in_->neighbors().stale(local_.x) ? 1 : 0;
   return ccl::combine_value(group_, mine, ccl::max) != 0;
 }
 
@@ -114,15 +110,15 @@ void Force2d::rebuild_neighbors() {
   wrap_owned(own_x_.data());
   exchange_positions();
   const std::size_t nx = row_block_.second - row_block_.first;
-  in_->build_neighbors(local_x_, 0, nx, nx, local_x_.extent(0), local_global_);
+  in_->build_neighbors(local_.x, 0, nx, nx, local_.x.extent(0), local_global_);
 }
 
 Terms Force2d::compute_forces(Timers& timers) {
   const std::size_t nx = row_block_.second - row_block_.first, ny = column_block_.second - column_block_.first;
-  Kokkos::deep_copy(local_f_, 0.0);
-  const Terms pair = in_->pair_share(local_x_, local_q_, local_type_, local_f_, timers);
+  Kokkos::deep_copy(local_.f, 0.0);
+  const Terms pair = in_->pair_share(local_.x, local_.q, local_.type, local_.f, timers);
   // Column forces summed over the column; this member folds the piece Y_c ∩ X_r into its X_r.
-  double* f = local_f_.data();
+  double* f = local_.f.data();
   ccl::combine(grid_.column_group(), std::span<double>(f + 3 * nx, 3 * ny), std::span<double>(f + 3 * nx, 3 * ny), ccl::sum);
   const std::size_t piece_in_x = column_piece_.first - row_block_.first, piece_in_y = column_piece_.first - column_block_.first;
   for (std::size_t k = 0; k < 3 * (column_piece_.second - column_piece_.first); ++k) {
@@ -130,23 +126,17 @@ Terms Force2d::compute_forces(Timers& timers) {
   }
   ccl::combine(grid_.row_group(), std::span<double>(f, 3 * nx), std::span<double>(f, 3 * nx), ccl::sum);
   timers.stamp(Section::comm);
-  Kokkos::deep_copy(all_f_, 0.0);
-  const Terms kspace = in_->kspace_share(all_x_, all_q_, all_f_, timers);
-  all_f_(natoms_, 0) = pair.ecoul;
-  all_f_(natoms_, 1) = kspace.elong;
-  all_f_(natoms_, 2) = pair.evdwl;
-  all_f_(natoms_ + 1, 0) = pair.virial + kspace.virial;
-  const std::size_t total = 3 * (natoms_ + 2);
-  ccl::combine(group_, std::span<double>(all_f_.data(), total), std::span<double>(all_f_.data(), total), ccl::sum);
+  Kokkos::deep_copy(all_.f, 0.0);
+  const Terms total = add_kspace_and_combine(*in_, all_.x, all_.q, all_.f, pair, timers);
   const std::size_t own_in_x = own_.first - row_block_.first;
-  for (std::size_t k = 0; k < 3 * owned(); ++k) own_f_[k] = f[3 * own_in_x + k] + all_f_.data()[3 * world_offset_ + k];
-  timers.stamp(Section::comm);
-  return Terms{all_f_(natoms_, 0), all_f_(natoms_, 1), all_f_(natoms_, 2), all_f_(natoms_ + 1, 0)};
+  for (std::size_t k = 0; k < 3 * owned(); ++k) own_f_[k] = f[3 * own_in_x + k] + all_.f.data()[3 * world_offset_ + k];
+  return total;
 }
 
 std::unique_ptr<Decomposition> make_decomposition(const std::string& kind, const System& s, const ccl::Group& group,
                                                   int grid_rows, int grid_cols, std::FILE* log) {
   if (kind == "force2d") return std::make_unique<Force2d>(s, group, grid_rows, grid_cols, log);
+  if (kind == "ring") return std::make_unique<Ring>(s, group, log);
   return std::make_unique<Replicated>(s, group, log);
 }
 

@@ -27,7 +27,8 @@ Interactions::Interactions(const System& s, const ccl::Group& group, double sum_
       volume_(s.volume()),
       qqr2e_(s.units->qqr2e),
       sum_q_(sum_q),
-      sum_q2_(sum_q2) {
+      sum_q2_(sum_q2),
+      skin_(s.run.neighbor.skin) {
   if (s.pair.style.empty()) throw DeckError("deck: no pair_style before run");
   if (s.kspace.style.empty()) throw DeckError(s.pair.where + ": pair_style " + s.pair.style + " needs a kspace_style");
   check_cutoff(s, s.pair.cutoff_coul, "");
@@ -38,7 +39,7 @@ Interactions::Interactions(const System& s, const ccl::Group& group, double sum_
   kspace_ = make_kspace(s, sum_q2, group, log);
   pair_ = std::make_unique<PairStyle>(s, kspace_->g());
   check_cutoff(s, pair_->max_cutoff(), "short-range ");
-  list_ = NeighborList(pair_->max_cutoff(), s.run.neighbor.skin);
+  list_ = new_list();
 }
 
 void Interactions::build_neighbors(const Positions& x, std::size_t row_begin, std::size_t row_end) {
@@ -53,7 +54,12 @@ void Interactions::build_neighbors(const Positions& x, std::size_t row_begin, st
 
 Terms Interactions::pair_share(const Positions& x, const Charges& q, const Types& type, const Forces& f,
                                Timers& timers) const {
-  const PairEnergy pair = pair_->compute(x, q, type, list_, f);
+  return pair_share(x, q, type, list_, f, timers);
+}
+
+Terms Interactions::pair_share(const Positions& x, const Charges& q, const Types& type, const NeighborList& list,
+                               const Forces& f, Timers& timers) const {
+  const PairEnergy pair = pair_->compute(x, q, type, list, f);
   timers.stamp(Section::pair);
   Terms t;
   t.ecoul = pair.ecoul;

@@ -56,15 +56,7 @@ void Replicated::rebuild_neighbors() {
 Terms Replicated::compute_forces(Timers& timers) {
   Kokkos::deep_copy(f_, 0.0);
   const Terms pair = in_->pair_share(x_, q_all_, type_all_, f_, timers);
-  const Terms kspace = in_->kspace_share(x_, q_all_, f_, timers);
-  f_(natoms_, 0) = pair.ecoul;
-  f_(natoms_, 1) = kspace.elong;
-  f_(natoms_, 2) = pair.evdwl;
-  f_(natoms_ + 1, 0) = pair.virial + kspace.virial;
-  ccl::combine(group_, std::span<double>(f_.data(), 3 * (natoms_ + 2)), std::span<double>(f_.data(), 3 * (natoms_ + 2)),
-               ccl::sum);
-  timers.stamp(Section::comm);
-  return Terms{f_(natoms_, 0), f_(natoms_, 1), f_(natoms_, 2), f_(natoms_ + 1, 0)};
+  return add_kspace_and_combine(*in_, x_, q_all_, f_, pair, timers);
 }
 
 }  // namespace md

@@ -58,7 +58,7 @@ void check_ready(const System& s) {
   }
 }
 
-void summary(const System& s, long steps, const ccl::Group& g, const Timers& timers, const NeighborList& list,
+void summary(const System& s, long steps, const ccl::Group& g, const Timers& timers, const Decomposition& d,
              const ccl::Statistics& stats, std::FILE* log) {
   const double loop = timers.total();
   if (log != nullptr) {
@@ -71,13 +71,13 @@ void summary(const System& s, long steps, const ccl::Group& g, const Timers& tim
     }
   }
   timers.report(g, log != nullptr ? log : stdout);
-  const long pairs = static_cast<long>(list.pairs());
+  const long pairs = d.neighbor_pairs();
   long total_pairs = 0;
   ccl::reduce(g, std::span<const long>(&pairs, 1), std::span<long>(&total_pairs, 1), ccl::sum, 0);
   if (log != nullptr) {
     std::fprintf(log, "\nTotal # of neighbors = %ld\n", total_pairs);
     std::fprintf(log, "Ave neighs/atom = %.4g\n", static_cast<double>(total_pairs) / static_cast<double>(s.natoms));
-    std::fprintf(log, "Neighbor list builds = %ld\n\nCollectives (ccl, this run's loop):\n", list.builds() - 1);
+    std::fprintf(log, "Neighbor list builds = %ld\n\nCollectives (ccl, this run's loop):\n", d.neighbor_builds() - 1);
   }
   ccl::print_statistics(g, stats, log != nullptr ? log : stdout);
 }
@@ -117,6 +117,9 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
   thermo();
   dump();
 
+  // The timed loop starts and ends together on every member (sync), so that the loop time and
+  // the sections' spread measure the loop, not arrival skew.
+  ccl::sync(g);
   ccl::reset_statistics();
   ccl::set_timing(true);
   timers = Timers();
@@ -141,9 +144,11 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
     dump();
     timers.stamp(Section::output);
   }
+  ccl::sync(g);
+  timers.stamp(Section::comm);
   const ccl::Statistics stats = ccl::statistics();
   ccl::set_timing(false);
-  summary(s, steps, g, timers, d->neighbors(), stats, log);
+  summary(s, steps, g, timers, *d, stats, log);
   s.atoms = d->gather_atoms();
 }
 

@@ -1,6 +1,7 @@
 // How the members of a group share a run: which atoms each owns (integrates), and how positions
 // travel and forces are summed so that every owner ends a step with the total force on its
-// atoms. Two kinds: replicated data (md/replicated.hpp) and force decomposition (md/force2d.hpp).
+// atoms: replicated data (md/replicated.hpp), force decomposition (md/force2d.hpp) and the
+// systolic ring (md/ring.hpp).
 //
 // Common to both: the holder (member 0) scatters the atoms to their owners (scatterv, each owner
 // a contiguous range of ids), kinetic energy is reduced to member 0 (reduce), and the atoms are
@@ -9,6 +10,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -18,6 +20,18 @@
 #include "md/timers.hpp"
 
 namespace md {
+
+// Positions, forces (with `extra` more rows, which carry energies in a combine), charges and
+// types of n atoms.
+struct AtomArrays {
+  Positions x;
+  Forces f;
+  Charges q;
+  Types type;
+  AtomArrays() = default;
+  AtomArrays(std::size_t n, std::size_t extra, const std::string& what)
+      : x("x (" + what + ")", n), f("f (" + what + ")", n + extra), q("q (" + what + ")", n), type("type (" + what + ")", n) {}
+};
 
 class Decomposition {
  public:
@@ -39,7 +53,9 @@ class Decomposition {
   virtual void rebuild_neighbors() = 0;
   // Total forces on the owned atoms, and the system's energy terms (on every member).
   virtual Terms compute_forces(Timers& timers) = 0;
-  virtual const NeighborList& neighbors() const = 0;
+  // This member's neighbour-list entries, and how many times its lists were built.
+  virtual long neighbor_pairs() const = 0;
+  virtual long neighbor_builds() const = 0;
 
   // Σ ½ m v² over all atoms, on member 0 (meaningless elsewhere).
   double kinetic_energy(const System& s) const;
@@ -55,6 +71,11 @@ class Decomposition {
   std::pair<double, double> charge_sums() const;
   // Wraps owned positions x (three per atom) into the box.
   void wrap_owned(double* x) const;
+  // Adds the k-space share over every position x (all atoms, N rows) into f, puts this member's
+  // energy terms (`pair` and the k-space's) in f's two extra rows, combines f over the group and
+  // returns the system's terms. f has N + 2 rows.
+  Terms add_kspace_and_combine(Interactions& in, const Positions& x, const Charges& q, const Forces& f,
+                               const Terms& pair, Timers& timers) const;
 
   Decomposition(const System& s, const ccl::Group& group);
   ccl::Group group_;
@@ -67,7 +88,7 @@ class Decomposition {
   std::vector<std::size_t> owned_counts_;  // per member
 };
 
-// The decomposition named by --decomp ("replicated" or "force2d"), with its interactions set up;
+// The decomposition named by --decomp ("replicated", "force2d" or "ring"), with its interactions set up;
 // grid_rows × grid_cols (0: chosen) for force2d. Writes the k-space set-up to log (member 0).
 std::unique_ptr<Decomposition> make_decomposition(const std::string& kind, const System& s, const ccl::Group& group,
                                                   int grid_rows, int grid_cols, std::FILE* log);

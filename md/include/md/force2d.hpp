@@ -30,7 +30,8 @@ class Force2d : public Decomposition {
   bool neighbors_stale() override;
   void rebuild_neighbors() override;
   Terms compute_forces(Timers& timers) override;
-  const NeighborList& neighbors() const override { return in_->neighbors(); }
+  long neighbor_pairs() const override { return static_cast<long>(in_->neighbors().pairs()); }
+  long neighbor_builds() const override { return in_->neighbors().builds(); }
 
  private:
   ccl::grids::Grid2D grid_;
@@ -40,13 +41,9 @@ class Force2d : public Decomposition {
   std::pair<std::size_t, std::size_t> column_piece_;     // Y_c ∩ X_r
   std::size_t world_offset_ = 0;                         // this member's block in world order
   std::vector<double> own_x_, own_f_;
-  Positions local_x_;  // X_r then Y_c
-  Forces local_f_;
-  Charges local_q_, all_q_;
-  Types local_type_;
+  AtomArrays local_;  // X_r then Y_c
   std::vector<std::size_t> local_global_;  // local atom → its index in id order
-  Positions all_x_;    // every atom, in world-rank order of the owners (for the k-space)
-  Forces all_f_;       // and its forces, plus two rows for the energy terms
+  AtomArrays all_;    // every atom, in world-rank order of the owners (for the k-space)
   std::unique_ptr<Interactions> in_;
 };
 

@@ -34,9 +34,17 @@ class Interactions {
   void build_neighbors(const Positions& x, std::size_t row_begin, std::size_t row_end, std::size_t candidate_begin,
                        std::size_t candidate_end, const std::vector<std::size_t>& global);
   const NeighborList& neighbors() const { return list_; }
+  // A list of its own (empty, with this system's cut-off and skin), built and used explicitly.
+  NeighborList new_list() const { return NeighborList(pair_->max_cutoff(), skin_); }
+  void build(NeighborList& list, const Positions& x, std::size_t row_begin, std::size_t row_end,
+             std::size_t candidate_begin, std::size_t candidate_end, const std::vector<std::size_t>& global) const {
+    list.build(x, lo_, len_, row_begin, row_end, candidate_begin, candidate_end, global);
+  }
 
   // This member's pair share: the pairs of its neighbour list, forces added into f.
   Terms pair_share(const Positions& x, const Charges& q, const Types& type, const Forces& f, Timers& timers) const;
+  Terms pair_share(const Positions& x, const Charges& q, const Types& type, const NeighborList& list, const Forces& f,
+                   Timers& timers) const;
   // This member's k-space share over all atoms (and on member 0 the self and background terms),
   // forces added into f.
   Terms kspace_share(const Positions& x, const Charges& q, const Forces& f, Timers& timers);
@@ -44,7 +52,7 @@ class Interactions {
  private:
   bool first_member_;
   Vec3 lo_, len_;
-  double volume_, qqr2e_, sum_q_, sum_q2_;
+  double volume_, qqr2e_, sum_q_, sum_q2_, skin_;
   std::unique_ptr<Kspace> kspace_;
   std::unique_ptr<PairStyle> pair_;
   NeighborList list_;

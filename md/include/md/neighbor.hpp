@@ -43,6 +43,7 @@ class NeighborList {
   std::size_t rows() const { return offsets.extent(0) == 0 ? 0 : offsets.extent(0) - 1; }
   std::size_t pairs() const { return neighbors.extent(0); }
   long builds() const { return builds_; }
+  double skin() const { return skin_; }
 
   // Row r (atom row_begin + r) has entries neighbors(offsets(r)) .. neighbors(offsets(r+1) - 1),
   // each j · 27 + image: the pair's separation is x_i − x_j − shifts(image, ·).

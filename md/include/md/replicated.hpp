@@ -21,7 +21,8 @@ class Replicated : public Decomposition {
   bool neighbors_stale() override { return in_->neighbors().stale(x_); }
   void rebuild_neighbors() override;
   Terms compute_forces(Timers& timers) override;
-  const NeighborList& neighbors() const override { return in_->neighbors(); }
+  long neighbor_pairs() const override { return static_cast<long>(in_->neighbors().pairs()); }
+  long neighbor_builds() const override { return in_->neighbors().builds(); }
 
   // All atoms, in id order (tests read and move them).
   Positions& positions() { return x_; }
