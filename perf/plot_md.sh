@@ -15,7 +15,7 @@ set ylabel "ms per step"
 set style data histogram
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
-set key top left
+set key top right
 set yrange [0:*]
 plot "$data" using 2:xtic(1) title "LAMMPS", "" using 3 title "ewald-md (ccl)"
 GP
