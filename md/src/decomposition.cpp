@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace md {
 
@@ -60,6 +61,23 @@ Terms Decomposition::add_kspace_and_combine(Interactions& in, const Positions& x
   ccl::combine(group_, all, all, ccl::sum);
   timers.stamp(Section::comm);
   return Terms{f(n, 0), f(n, 1), f(n, 2), f(n + 1, 0)};
+}
+
+ccl::ValueIndex<double> Decomposition::largest_move() const {
+  const double *x = x_owned(), *f = f_owned();
+  ccl::ValueIndex<double> mine{0.0, 0};
+  for (std::size_t i = 0; i < owned(); ++i) {
+    double r2 = 0;
+    bool finite = true;
+    for (std::size_t d = 0; d < 3; ++d) {
+      const double dx = x[3 * i + d] - x_at_build_[3 * i + d];
+      r2 += dx * dx;
+      finite = finite && std::isfinite(x[3 * i + d]) && std::isfinite(f[3 * i + d]);
+    }
+    const double distance = finite ? std::sqrt(r2) : std::numeric_limits<double>::infinity();
+    if (distance > mine.value) mine = {distance, static_cast<int>(id_[i])};
+  }
+  return ccl::combine_value(group_, mine, ccl::maxloc);
 }
 
 double Decomposition::kinetic_energy(const System& s) const {

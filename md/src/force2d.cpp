@@ -108,6 +108,7 @@ bool Force2d::neighbors_stale() {
 
 void Force2d::rebuild_neighbors() {
   wrap_owned(own_x_.data());
+  remember_build();
   exchange_positions();
   const std::size_t nx = row_block_.second - row_block_.first;
   in_->build_neighbors(local_.x, 0, nx, nx, local_.x.extent(0), local_global_);

@@ -49,6 +49,7 @@ void Replicated::exchange_positions() {
 
 void Replicated::rebuild_neighbors() {
   wrap_owned(x_owned());
+  remember_build();
   exchange_positions();
   in_->build_neighbors(x_, first_, first_ + owned());
 }

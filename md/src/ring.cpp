@@ -92,7 +92,7 @@ bool Ring::neighbors_stale() {
   for (std::size_t i = 0; i < owned() && !moved; ++i) {
     double r2 = 0;
     for (std::size_t d = 0; d < 3; ++d) {
-      const double dx = local_.x(i, d) - own_x_at_build_[3 * i + d];
+      const double dx = local_.x(i, d) - x_at_build_[3 * i + d];
       r2 += dx * dx;
     }
     moved = r2 > limit2;
@@ -102,8 +102,8 @@ bool Ring::neighbors_stale() {
 
 void Ring::rebuild_neighbors() {
   wrap_owned(local_.x.data());
+  remember_build();
   exchange_positions();
-  own_x_at_build_.assign(local_.x.data(), local_.x.data() + 3 * owned());
   const std::size_t n = owned();
   ring_pass([&](int pass, std::size_t visitors) {
     in_->build(lists_[std::size_t(pass)], local_.x, 0, n, n, n + visitors, local_global_);

@@ -58,6 +58,44 @@ void check_ready(const System& s) {
   }
 }
 
+// Physics gone wrong stops the run, as in LAMMPS, naming the step and the atom: a non-finite
+// energy, position or force, or an atom that moved more than half the skin since the lists were
+// built without a rebuild (pairs may then have been missed). One small combine per step.
+void check_physics(const System& s, const Decomposition& d, const Terms& t, bool rebuilt) {
+  const std::string step = "run: step " + std::to_string(s.step) + ": ";
+  if (!std::isfinite(t.ecoul + t.elong + t.evdwl + t.virial)) {
+    throw DeckError(step + "the energy is not finite (atoms on top of each other, or a timestep far too large?)");
+  }
+  const ccl::ValueIndex<double> move = d.largest_move();
+  if (std::isinf(move.value)) {
+    throw DeckError(step + "atom " + std::to_string(move.index) + " has a non-finite position or force");
+  }
+  const double limit = 0.5 * s.run.neighbor.skin;
+  if (!rebuilt && move.value > limit) {
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "atom %d moved %.3g since the neighbour lists were built, more than half the skin (%g): pairs may "
+                  "be missed (use neigh_modify every 1 delay 0 check yes, or a larger skin)",
+                  move.index, move.value, limit);
+    throw DeckError(step + text);
+  }
+}
+
+// Before a rebuild: an atom that moved more than the whole skin since the last build moved more
+// than half of it since the previous check (pairs could have been missed, and the timestep is
+// far too large for this skin), the case where LAMMPS loses atoms.
+void check_before_rebuild(const System& s, const Decomposition& d) {
+  const ccl::ValueIndex<double> move = d.largest_move();
+  if (move.value > s.run.neighbor.skin) {
+    char text[240];
+    std::snprintf(text, sizeof text,
+                  "run: step %ld: atom %d moved %.3g since the neighbour lists were built, more than the skin (%g): "
+                  "the timestep is too large (or the skin too small)",
+                  s.step, move.index, move.value, s.run.neighbor.skin);
+    throw DeckError(text);
+  }
+}
+
 void summary(const System& s, long steps, const ccl::Group& g, const Timers& timers, const Decomposition& d,
              const ccl::Statistics& stats, std::FILE* log) {
   const double loop = timers.total();
@@ -98,6 +136,7 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
 
   Timers timers;
   Terms terms = d->compute_forces(timers);
+  check_physics(s, *d, terms, true);
   const std::vector<std::string>& keys = s.run.thermo_keywords;
   auto thermo = [&] {
     const ThermoState th = thermo_state(s, *d, terms);
@@ -132,12 +171,16 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
     d->exchange_positions();
     timers.stamp(Section::comm);
     ++since_build;
-    if (since_build >= nb.delay && since_build % nb.every == 0 && (!nb.check || d->neighbors_stale())) {
+    const bool rebuild =
+        since_build >= nb.delay && since_build % nb.every == 0 && (!nb.check || d->neighbors_stale());
+    if (rebuild) {
+      check_before_rebuild(s, *d);
       d->rebuild_neighbors();
       since_build = 0;
     }
     timers.stamp(Section::neigh);
     terms = d->compute_forces(timers);
+    check_physics(s, *d, terms, rebuild);
     if (s.run.nve) kick_drift(*d, s.mass, dt_kick, 0);
     timers.stamp(Section::modify);
     if ((s.run.thermo_every > 0 && s.step % s.run.thermo_every == 0) || k == steps) thermo();

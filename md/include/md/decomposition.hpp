@@ -59,6 +59,9 @@ class Decomposition {
 
   // Σ ½ m v² over all atoms, on member 0 (meaningless elsewhere).
   double kinetic_energy(const System& s) const;
+  // Over all members: the atom that moved farthest since the lists were last built {distance, id},
+  // with distance +inf for an atom whose position or force is not finite (the lowest such id).
+  ccl::ValueIndex<double> largest_move() const;
   // Every atom, in id order, on member 0 (empty elsewhere).
   std::vector<Atom> gather_atoms() const;
 
@@ -71,6 +74,8 @@ class Decomposition {
   std::pair<double, double> charge_sums() const;
   // Wraps owned positions x (three per atom) into the box.
   void wrap_owned(double* x) const;
+  // Keeps the owned positions as the reference of largest_move (call when the lists are built).
+  void remember_build() { x_at_build_.assign(x_owned(), x_owned() + 3 * owned()); }
   // Adds the k-space share over every position x (all atoms, N rows) into f, puts this member's
   // energy terms (`pair` and the k-space's) in f's two extra rows, combines f over the group and
   // returns the system's terms. f has N + 2 rows.
@@ -86,6 +91,7 @@ class Decomposition {
   std::vector<double> q_;
   std::vector<double> v_;  // three per owned atom
   std::vector<std::size_t> owned_counts_;  // per member
+  std::vector<double> x_at_build_;         // owned positions when the lists were last built
 };
 
 // The decomposition named by --decomp ("replicated", "force2d" or "ring"), with its interactions set up;

@@ -41,7 +41,7 @@ class Ring : public Decomposition {
   AtomArrays all_;    // every atom, for the k-space
   std::vector<std::size_t> local_global_;
   std::vector<NeighborList> lists_;  // one per pass
-  std::vector<double> own_f_, own_x_at_build_, travel_, arriving_;
+  std::vector<double> own_f_, travel_, arriving_;
   std::unique_ptr<Interactions> in_;
 };
 
