@@ -15,6 +15,7 @@
 #include "ccl/grids/torus.hpp"
 #include "md/deck.hpp"
 #include "md/dump.hpp"
+#include "md/restart.hpp"
 #include "md/run.hpp"
 #include "md/system.hpp"
 
@@ -23,7 +24,7 @@ namespace {
 const char* kSupported =
     "units, atom_style, boundary, lattice, region, create_box, create_atoms, mass, set, velocity, "
     "pair_style, pair_coeff, pair_modify, kspace_style, kspace_modify, neighbor, neigh_modify, timestep, "
-    "fix, thermo, thermo_style, thermo_modify, dump, undump, run";
+    "fix, thermo, thermo_style, thermo_modify, dump, undump, restart, write_restart, read_restart, run";
 
 // The deck's text on every rank: read by rank 0, broadcast. A read error becomes a DeckError on
 // every rank.
@@ -104,6 +105,18 @@ int run(int argc, char** argv, const ccl::Group& w) {
   for (const md::Command& c : md::parse_deck(shared_text(w, args.deck), args.deck)) {
     try {
       if (md::apply_setup(s, c)) continue;
+      if (c.name() == "write_restart") {
+        c.expect_args(1, 1, "write_restart FILE");
+        md::need_box(s, c);
+        md::write_restart(s, s.atoms, c.words[1], w);
+        continue;
+      }
+      if (c.name() == "read_restart") {
+        c.expect_args(1, 1, "read_restart FILE");
+        if (s.box_created) c.fail("read_restart: the box already exists");
+        md::read_restart(s, c.words[1], w);
+        continue;
+      }
       if (c.name() == "run") {
         c.expect_args(1, 1, "run N");
         const long steps = c.integer(1, "number of steps");

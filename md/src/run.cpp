@@ -12,6 +12,7 @@
 #include "ccl/grids/torus.hpp"
 #include "ccl/report.hpp"
 #include "md/decomposition.hpp"
+#include "md/restart.hpp"
 #include "md/thermo.hpp"
 
 namespace md {
@@ -171,8 +172,11 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
     d->exchange_positions();
     timers.stamp(Section::comm);
     ++since_build;
-    const bool rebuild =
-        since_build >= nb.delay && since_build % nb.every == 0 && (!nb.check || d->neighbors_stale());
+    // A step that writes a restart file rebuilds its lists (wrapping the atoms), as a run read
+    // from that file will at its start: so the resumed run repeats this one bit for bit.
+    const bool restart_due = s.run.restart_every > 0 && s.step % s.run.restart_every == 0;
+    const bool rebuild = restart_due || (since_build >= nb.delay && since_build % nb.every == 0 &&
+                                         (!nb.check || d->neighbors_stale()));
     if (rebuild) {
       check_before_rebuild(s, *d);
       d->rebuild_neighbors();
@@ -185,6 +189,7 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
     timers.stamp(Section::modify);
     if ((s.run.thermo_every > 0 && s.step % s.run.thermo_every == 0) || k == steps) thermo();
     dump();
+    if (restart_due) write_restart(s, d->gather_atoms(), restart_file_name(s.run.restart_file, s.step), g);
     timers.stamp(Section::output);
   }
   ccl::sync(g);

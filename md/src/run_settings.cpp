@@ -5,6 +5,7 @@
 //   timestep DT        fix ID all nve        thermo N        thermo_style one | custom KEYWORDS
 //   thermo_modify format float FORMAT
 //   dump ID all atom|xyz N FILE     dump ID all custom N FILE COLUMNS     undump ID
+//   restart N FILE | restart 0
 #include <algorithm>
 
 #include "md/system.hpp"
@@ -170,6 +171,15 @@ bool apply_run_setting(System& s, const Command& c) {
     s.run.thermo_float = c.words[3];
   } else if (n == "dump") {
     dump(s, c);
+  } else if (n == "restart") {
+    const long every = non_negative(c, 1, "interval");
+    if (every == 0) {
+      c.expect_args(1, 1, "restart 0");
+    } else {
+      c.expect_args(2, 2, "restart N FILE");
+      s.run.restart_file = c.words[2];
+    }
+    s.run.restart_every = every;
   } else if (n == "undump") {
     c.expect_args(1, 1, "undump ID");
     auto& dumps = s.run.dumps;

@@ -80,6 +80,8 @@ struct RunSettings {
   std::string thermo_float = "%15.10g";  // thermo_modify format float
   NeighborSettings neighbor;
   std::vector<DumpSettings> dumps;
+  long restart_every = 0;    // restart N FILE: write every N steps (0: never)
+  std::string restart_file;  // '*' becomes the step
 };
 
 struct System {
