@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "md/agree.hpp"
+
 namespace md {
 
 namespace {
@@ -56,11 +58,7 @@ void Dumps::open(const System& s, const ccl::Group& g) {
       files_[d.id] = f;
     }
   }
-  long size = static_cast<long>(error.size());
-  ccl::bcast(g, std::span<long>(&size, 1), 0);
-  error.resize(static_cast<std::size_t>(size));
-  ccl::bcast(g, std::span<char>(error.data(), error.size()), 0);
-  if (!error.empty()) throw DeckError(error);
+  fail_together(g, error);
 }
 
 bool Dumps::due(const System& s, long step) const {

@@ -29,7 +29,7 @@ Interactions::Interactions(const System& s, const ccl::Group& group, double sum_
       sum_q_(sum_q),
       sum_q2_(sum_q2),
       skin_(s.run.neighbor.skin) {
-  if (s.pair.style.empty()) throw DeckError("deck: no pair_style before run");
+  if (s.pair.style.empty()) throw DeckError("run: no pair_style given");
   if (s.kspace.style.empty()) throw DeckError(s.pair.where + ": pair_style " + s.pair.style + " needs a kspace_style");
   check_cutoff(s, s.pair.cutoff_coul, "");
   if (log != nullptr && std::abs(sum_q) > 1e-8 * std::max(1.0, std::sqrt(sum_q2))) {

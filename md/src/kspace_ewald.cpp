@@ -15,6 +15,14 @@ class EwaldKspace : public Kspace {
     const Vec3& len = box_;
     params_ = ewald::choose_ewald(s.kspace.accuracy, s.units->qqr2e, sum_q2, static_cast<std::size_t>(s.natoms),
                                   s.pair.cutoff_coul, len);
+    // About (2 kx + 1)(2 ky + 1)(2 kz + 1) / 2 vectors: refuse what would not finish.
+    const double vectors = 0.5 * (2.0 * params_.kmax[0] + 1) * (2.0 * params_.kmax[1] + 1) * (2.0 * params_.kmax[2] + 1);
+    if (vectors > 2e7) {
+      char text[200];
+      std::snprintf(text, sizeof text, ": kspace_style ewald: accuracy %g needs about %.2g k-vectors (use pppm, or a larger accuracy)",
+                    s.kspace.accuracy, vectors);
+      throw DeckError(s.kspace.where + text);
+    }
     groups_ = ewald::k_groups(params_, len);
     qqr2e_ = s.units->qqr2e;
     const auto p = static_cast<std::size_t>(group.size()), r = static_cast<std::size_t>(group.rank());

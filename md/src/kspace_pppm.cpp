@@ -106,6 +106,11 @@ class PppmKspace : public Kspace {
  private:
   static ccl::grids::Grid2D make_grid(const ccl::Group& group, const std::array<int, 3>& mesh, const std::string& where) {
     const auto [rows, cols] = grid_shape(group.size());
+    const double points = double(mesh[0]) * double(mesh[1]) * double(mesh[2]);
+    if (points > double(1 << 24)) {
+      throw DeckError(where + ": kspace_style pppm: a mesh of " + std::to_string(mesh[0]) + " x " + std::to_string(mesh[1]) +
+                      " x " + std::to_string(mesh[2]) + " is more than this program handles (2^24 points; use a larger accuracy)");
+    }
     for (int n : mesh) {
       if (n < cols) {
         throw DeckError(where + ": kspace_style pppm: the mesh (" + std::to_string(mesh[0]) + " " +

@@ -14,40 +14,9 @@
 #include "ccl/ccl.hpp"
 #include "ccl/grids/torus.hpp"
 #include "md/deck.hpp"
-#include "md/dump.hpp"
-#include "md/restart.hpp"
-#include "md/run.hpp"
-#include "md/system.hpp"
+#include "md/driver.hpp"
 
 namespace {
-
-const char* kSupported =
-    "units, atom_style, boundary, lattice, region, create_box, create_atoms, mass, set, velocity, "
-    "pair_style, pair_coeff, pair_modify, kspace_style, kspace_modify, neighbor, neigh_modify, timestep, "
-    "fix, thermo, thermo_style, thermo_modify, dump, undump, restart, write_restart, read_restart, run";
-
-// The deck's text on every rank: read by rank 0, broadcast. A read error becomes a DeckError on
-// every rank.
-std::string shared_text(const ccl::Group& w, const std::string& path) {
-  std::string text, error;
-  if (w.rank() == 0) {
-    try {
-      text = md::read_text(path);
-    } catch (const md::DeckError& e) {
-      error = e.what();
-    }
-  }
-  auto share = [&](std::string& s) {
-    long size = static_cast<long>(s.size());
-    ccl::bcast(w, std::span<long>(&size, 1), 0);
-    s.resize(static_cast<std::size_t>(size));
-    ccl::bcast(w, std::span<char>(s.data(), s.size()), 0);
-  };
-  share(error);
-  if (!error.empty()) throw md::DeckError(error);
-  share(text);
-  return text;
-}
 
 struct Arguments {
   md::RunOptions options;
@@ -99,39 +68,7 @@ Arguments parse_arguments(int argc, char** argv, int ranks) {
 
 int run(int argc, char** argv, const ccl::Group& w) {
   const Arguments args = parse_arguments(argc, argv, w.size());
-  md::System s;
-  s.keeps_atoms = w.rank() == 0;
-  md::Dumps dumps;
-  for (const md::Command& c : md::parse_deck(shared_text(w, args.deck), args.deck)) {
-    try {
-      if (md::apply_setup(s, c)) continue;
-      if (c.name() == "write_restart") {
-        c.expect_args(1, 1, "write_restart FILE");
-        md::need_box(s, c);
-        md::write_restart(s, s.atoms, c.words[1], w);
-        continue;
-      }
-      if (c.name() == "read_restart") {
-        c.expect_args(1, 1, "read_restart FILE");
-        if (s.box_created) c.fail("read_restart: the box already exists");
-        md::read_restart(s, c.words[1], w);
-        continue;
-      }
-      if (c.name() == "run") {
-        c.expect_args(1, 1, "run N");
-        const long steps = c.integer(1, "number of steps");
-        if (steps < 0) c.fail("run: the number of steps must not be negative");
-        md::run(s, steps, args.options, w, dumps);
-        continue;
-      }
-    } catch (const md::DeckError& e) {
-      // Errors found while running name the run command unless they already name a line.
-      const std::string what = e.what();
-      if (what.rfind("run:", 0) == 0 || what.rfind("--", 0) == 0) c.fail(what);
-      throw;
-    }
-    c.fail("unknown command '" + c.name() + "' (supported: " + kSupported + ")");
-  }
+  md::run_deck(md::shared_deck_text(w, args.deck), args.deck, args.options, w);
   return 0;
 }
 

@@ -52,10 +52,20 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
   const std::size_t n = x.extent(0);
   const double list_cut = cutoff_ + skin_;
   const double cut2 = list_cut * list_cut;
+  // Cells at least list_cut / kReach wide, but no more of them than about two per candidate (a
+  // dilute box would otherwise ask for more cells than memory holds); wider cells stay correct.
+  std::array<double, 3> want{};
+  double total = 1;
+  for (std::size_t d = 0; d < 3; ++d) {
+    want[d] = std::max(1.0, std::floor(len[d] * kReach / list_cut));
+    total *= want[d];
+  }
+  const double limit = std::max(125.0, 2.0 * double(candidate_end - candidate_begin));
+  const double shrink = total > limit ? std::cbrt(total / limit) : 1.0;
   std::array<int, 3> cells{};
   Vec3 width{};
   for (std::size_t d = 0; d < 3; ++d) {
-    cells[d] = std::max(1, static_cast<int>(len[d] * kReach / list_cut));
+    cells[d] = static_cast<int>(std::max(1.0, std::floor(want[d] / shrink)));
     width[d] = len[d] / cells[d];
   }
   const std::size_t ncells = std::size_t(cells[0]) * std::size_t(cells[1]) * std::size_t(cells[2]);

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "md/agree.hpp"
+
 namespace md {
 
 namespace {
@@ -51,16 +53,6 @@ class Reader {
   std::string path_;
   std::size_t at_ = 0;
 };
-
-// Member 0's error (empty: none) on every member, thrown as a DeckError.
-void agree_on_error(const std::string& mine, const ccl::Group& g) {
-  std::string error = mine;
-  long size = static_cast<long>(error.size());
-  ccl::bcast(g, std::span<long>(&size, 1), 0);
-  error.resize(static_cast<std::size_t>(size));
-  ccl::bcast(g, std::span<char>(error.data(), error.size()), 0);
-  if (!error.empty()) throw DeckError(error);
-}
 
 std::string write_file(const System& s, const std::vector<Atom>& atoms, const std::string& path) {
   std::vector<unsigned char> payload;
@@ -108,7 +100,7 @@ std::string restart_file_name(const std::string& pattern, long step) {
 }
 
 void write_restart(const System& s, const std::vector<Atom>& atoms, const std::string& path, const ccl::Group& g) {
-  agree_on_error(g.rank() == 0 ? write_file(s, atoms, path) : std::string(), g);
+  fail_together(g, g.rank() == 0 ? write_file(s, atoms, path) : std::string());
 }
 
 void read_restart(System& s, const std::string& path, const ccl::Group& g) {
@@ -140,7 +132,7 @@ void read_restart(System& s, const std::string& path, const ccl::Group& g) {
       std::fclose(f);
     }
   }
-  agree_on_error(error, g);
+  fail_together(g, error);
   // What every member needs: units, box, types, masses, atom count, step.
   std::vector<double> box_and_masses;
   char units[16] = {};
@@ -169,7 +161,7 @@ void read_restart(System& s, const std::string& path, const ccl::Group& g) {
       error = e.what();
     }
   }
-  agree_on_error(error, g);
+  fail_together(g, error);
   std::int64_t counts[3] = {ntypes, h.atoms, h.step};
   ccl::bcast(g, std::span<std::int64_t>(counts, 3), 0);
   ccl::bcast(g, std::span<char>(units, sizeof units), 0);

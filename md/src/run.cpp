@@ -189,7 +189,13 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
     timers.stamp(Section::modify);
     if ((s.run.thermo_every > 0 && s.step % s.run.thermo_every == 0) || k == steps) thermo();
     dump();
-    if (restart_due) write_restart(s, d->gather_atoms(), restart_file_name(s.run.restart_file, s.step), g);
+    if (restart_due) {
+      try {
+        write_restart(s, d->gather_atoms(), restart_file_name(s.run.restart_file, s.step), g);
+      } catch (const DeckError& e) {
+        throw DeckError("run: step " + std::to_string(s.step) + ": restart: " + e.what());
+      }
+    }
     timers.stamp(Section::output);
   }
   ccl::sync(g);
