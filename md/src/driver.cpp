@@ -74,5 +74,4 @@ void run_deck(const std::string& text, const std::string& file, const RunOptions
   }
 }
 
-
 }  // namespace md
