@@ -16,6 +16,15 @@ double kspace_rms(int n, double L, std::size_t natoms, double q2, double g) {
 
 }  // namespace
 
+double initial_g(double a, double q2, double natoms, double cutoff, double volume) {
+  const double arg = q2 > 0 ? a * std::sqrt(natoms * cutoff * volume) / (2 * q2) : 1.0;
+  return arg >= 1 ? (1.35 - 0.15 * std::log(a)) / cutoff : std::sqrt(-std::log(arg)) / cutoff;
+}
+
+double real_space_error(double g, double q2, double natoms, double cutoff, double volume) {
+  return natoms > 0 ? 2 * q2 * std::exp(-g * g * cutoff * cutoff) / std::sqrt(natoms * cutoff * volume) : 0;
+}
+
 EwaldParameters choose_ewald(double accuracy_relative, double qqr2e, double sum_q2, std::size_t natoms,
                              double cutoff, const std::array<double, 3>& box) {
   EwaldParameters p;
@@ -23,8 +32,7 @@ EwaldParameters choose_ewald(double accuracy_relative, double qqr2e, double sum_
   const double q2 = sum_q2 * qqr2e;
   const double n = static_cast<double>(natoms);
   const double volume = box[0] * box[1] * box[2];
-  const double arg = q2 > 0 ? a * std::sqrt(n * cutoff * volume) / (2 * q2) : 1.0;
-  p.g = arg >= 1 ? (1.35 - 0.15 * std::log(a)) / cutoff : std::sqrt(-std::log(arg)) / cutoff;
+  p.g = initial_g(a, q2, n, cutoff, volume);
   double sum_sq = 0;
   for (std::size_t d = 0; d < 3; ++d) {
     int k = 1;
@@ -35,7 +43,7 @@ EwaldParameters choose_ewald(double accuracy_relative, double qqr2e, double sum_
     p.k2max = std::max(p.k2max, std::pow(2 * M_PI * k / box[d], 2));
   }
   p.error_kspace = std::sqrt(sum_sq / 3);
-  p.error_real = n > 0 ? 2 * q2 * std::exp(-p.g * p.g * cutoff * cutoff) / std::sqrt(n * cutoff * volume) : 0;
+  p.error_real = real_space_error(p.g, q2, n, cutoff, volume);
   return p;
 }
 

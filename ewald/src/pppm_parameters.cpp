@@ -1,5 +1,7 @@
 #include "ewald/pppm_parameters.hpp"
 
+#include "ewald/parameters.hpp"
+
 #include <cmath>
 
 namespace ewald {
@@ -36,10 +38,6 @@ double kspace_error(const std::array<int, 3>& mesh, const std::array<double, 3>&
   return std::sqrt(sum / 3);
 }
 
-double real_error(double g, double cutoff, double q2, double natoms, double volume) {
-  return 2 * q2 * std::exp(-g * g * cutoff * cutoff) / std::sqrt(natoms * cutoff * volume);
-}
-
 bool only_2_3_5(int n) {
   for (int p : {2, 3, 5}) {
     while (n % p == 0) n /= p;
@@ -57,8 +55,7 @@ PppmParameters choose_pppm(double accuracy_relative, double qqr2e, double sum_q2
   const double q2 = sum_q2 * qqr2e;
   const double n = std::max<double>(1, static_cast<double>(natoms));
   const double volume = box[0] * box[1] * box[2];
-  const double arg = q2 > 0 ? a * std::sqrt(n * cutoff * volume) / (2 * q2) : 1.0;
-  p.g = arg >= 1 ? (1.35 - 0.15 * std::log(a)) / cutoff : std::sqrt(-std::log(arg)) / cutoff;
+  p.g = initial_g(a, q2, n, cutoff, volume);
   for (std::size_t d = 0; d < 3; ++d) {
     if (mesh[d] > 0) {
       p.mesh[d] = mesh[d];
@@ -74,12 +71,12 @@ PppmParameters choose_pppm(double accuracy_relative, double qqr2e, double sum_q2
     double lo = p.g / 10, hi = p.g * 10;
     for (int it = 0; it < 200; ++it) {
       const double mid = std::sqrt(lo * hi);
-      const double f = real_error(mid, cutoff, q2, n, volume) - kspace_error(p.mesh, box, mid, order, q2, n);
+      const double f = real_space_error(mid, q2, n, cutoff, volume) - kspace_error(p.mesh, box, mid, order, q2, n);
       (f > 0 ? lo : hi) = mid;
     }
     p.g = std::sqrt(lo * hi);
   }
-  p.error_real = real_error(p.g, cutoff, q2, n, volume);
+  p.error_real = real_space_error(p.g, q2, n, cutoff, volume);
   p.error_kspace = kspace_error(p.mesh, box, p.g, order, q2, n);
   return p;
 }

@@ -3,24 +3,13 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "md/blocks.hpp"
 #include "md/replicated.hpp"
 #include "md/ring.hpp"
 
 namespace md {
 
 namespace {
-
-std::pair<std::size_t, std::size_t> block(std::size_t n, int parts, int i) {
-  return {n * std::size_t(i) / std::size_t(parts), n * std::size_t(i + 1) / std::size_t(parts)};
-}
-
-std::pair<int, int> nearly_square(int members) {
-  int rows = 1;
-  for (int r = 1; r * r <= members; ++r) {
-    if (members % r == 0) rows = r;
-  }
-  return {rows, members / rows};
-}
 
 ccl::grids::Grid2D make_grid(const ccl::Group& group, int rows, int cols) {
   if (rows == 0) std::tie(rows, cols) = nearly_square(group.size());
@@ -42,23 +31,23 @@ Force2d::Force2d(const System& s, const ccl::Group& group, int rows, int cols, s
   // Ownership: member (r, c) owns the c-th part of row block r.
   std::vector<std::pair<std::size_t, std::size_t>> ranges;
   for (int w = 0; w < group.size(); ++w) {
-    const auto x = block(natoms_, R, grid_.row_of(w));
-    const auto part = block(x.second - x.first, C, grid_.col_of(w));
+    const auto x = block_range(natoms_, R, grid_.row_of(w));
+    const auto part = block_range(x.second - x.first, C, grid_.col_of(w));
     ranges.emplace_back(x.first + part.first, x.first + part.second);
   }
   const std::vector<Atom> mine = distribute(s, ranges);
   own_ = ranges[std::size_t(group.rank())];
   for (int w = 0; w < group.rank(); ++w) world_offset_ += owned_counts_[std::size_t(w)];
-  row_block_ = block(natoms_, R, grid_.row());
-  column_block_ = block(natoms_, C, grid_.col());
+  row_block_ = block_range(natoms_, R, grid_.row());
+  column_block_ = block_range(natoms_, C, grid_.col());
   column_piece_ = {std::max(row_block_.first, column_block_.first), std::min(row_block_.second, column_block_.second)};
   if (column_piece_.second < column_piece_.first) column_piece_.second = column_piece_.first;
   for (int c = 0; c < C; ++c) {
-    const auto part = block(row_block_.second - row_block_.first, C, c);
+    const auto part = block_range(row_block_.second - row_block_.first, C, c);
     row_counts_.push_back(part.second - part.first);
   }
   for (int r = 0; r < R; ++r) {
-    const auto x = block(natoms_, R, r);
+    const auto x = block_range(natoms_, R, r);
     const std::size_t lo = std::max(x.first, column_block_.first), hi = std::min(x.second, column_block_.second);
     column_counts_.push_back(hi > lo ? hi - lo : 0);
   }
@@ -99,11 +88,6 @@ void Force2d::exchange_positions() {
   ccl::concatv(grid_.column_group(), std::span<const double>(local_.x.data() + 3 * piece, 3 * pieces),
                std::span<double>(local_.x.data() + 3 * nx, 3 * ny), cols3);
   ccl::concatv(group_, own_x_, std::span<double>(all_.x.data(), 3 * natoms_), world3);
-}
-
-bool Force2d::neighbors_stale() {
-  const int mine = in_->neighbors().stale(local_.x) ? 1 : 0;
-  return ccl::combine_value(group_, mine, ccl::max) != 0;
 }
 
 void Force2d::rebuild_neighbors() {

@@ -15,6 +15,7 @@
 
 #include "ewald/pencil_fft.hpp"
 #include "ewald/pppm_parameters.hpp"
+#include "md/blocks.hpp"
 #include "md/kspace.hpp"
 
 namespace md {
@@ -40,15 +41,6 @@ int stencil(double u, int order, double* weight) {
   return static_cast<int>(base);
 }
 
-// Rows R × columns C of the members' grid: the most nearly square factorisation with R ≤ C.
-std::pair<int, int> grid_shape(int members) {
-  int rows = 1;
-  for (int r = 1; r * r <= members; ++r) {
-    if (members % r == 0) rows = r;
-  }
-  return {rows, members / rows};
-}
-
 double sinc(double x) { return x == 0 ? 1 : std::sin(x) / x; }
 
 class PppmKspace : public Kspace {
@@ -64,7 +56,7 @@ class PppmKspace : public Kspace {
     influence();
     if (log == nullptr) return;
     const double error = std::hypot(params_.error_real, params_.error_kspace);
-    const auto [rows, cols] = grid_shape(group.size());
+    const auto [rows, cols] = nearly_square(group.size());
     std::fprintf(log, "PPPM initialization ...\n");
     std::fprintf(log, "  G vector (1/distance) = %.10g\n", params_.g);
     std::fprintf(log, "  grid = %d %d %d\n", params_.mesh[0], params_.mesh[1], params_.mesh[2]);
@@ -105,7 +97,7 @@ class PppmKspace : public Kspace {
 
  private:
   static ccl::grids::Grid2D make_grid(const ccl::Group& group, const std::array<int, 3>& mesh, const std::string& where) {
-    const auto [rows, cols] = grid_shape(group.size());
+    const auto [rows, cols] = nearly_square(group.size());
     const double points = double(mesh[0]) * double(mesh[1]) * double(mesh[2]);
     if (points > double(1 << 24)) {
       throw DeckError(where + ": kspace_style pppm: a mesh of " + std::to_string(mesh[0]) + " x " + std::to_string(mesh[1]) +

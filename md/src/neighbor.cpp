@@ -137,24 +137,7 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
   std::copy(offs.begin(), offs.end(), offsets.data());
   std::copy(list.begin(), list.end(), neighbors.data());
   row_begin_ = row_begin;
-  if (x_at_build_.extent(0) != n) x_at_build_ = Positions("x at build", n);
-  Kokkos::deep_copy(x_at_build_, x);
   ++builds_;
-}
-
-bool NeighborList::stale(const Positions& x) const {
-  if (x_at_build_.extent(0) != x.extent(0)) return true;
-  const double limit2 = 0.25 * skin_ * skin_;
-  int moved = 0;
-  const Positions old = x_at_build_;
-  Kokkos::parallel_reduce(
-      "md::neighbor_stale", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, x.extent(0)),
-      KOKKOS_LAMBDA(std::size_t i, int& any) {
-        const double dx = x(i, 0) - old(i, 0), dy = x(i, 1) - old(i, 1), dz = x(i, 2) - old(i, 2);
-        if (dx * dx + dy * dy + dz * dz > limit2) any = 1;
-      },
-      Kokkos::Max<int>(moved));
-  return moved > 0;  // the Max reducer starts from the lowest int
 }
 
 }  // namespace md

@@ -1,5 +1,7 @@
 #include "md/replicated.hpp"
 
+#include "md/blocks.hpp"
+
 namespace md {
 
 std::vector<std::size_t> Replicated::counts(std::size_t per_atom) const {
@@ -10,9 +12,8 @@ std::vector<std::size_t> Replicated::counts(std::size_t per_atom) const {
 
 Replicated::Replicated(const System& s, const ccl::Group& group, std::FILE* log)
     : Decomposition(s, group), natoms_(static_cast<std::size_t>(s.natoms)) {
-  const auto p = static_cast<std::size_t>(group.size());
   std::vector<std::pair<std::size_t, std::size_t>> ranges;
-  for (std::size_t r = 0; r < p; ++r) ranges.emplace_back(natoms_ * r / p, natoms_ * (r + 1) / p);
+  for (int r = 0; r < group.size(); ++r) ranges.push_back(block_range(natoms_, group.size(), r));
   const std::vector<Atom> mine = distribute(s, ranges);
   // Where this member's block starts: the atoms of the members before it.
   const long count = static_cast<long>(owned());

@@ -2,21 +2,15 @@
 
 #include <algorithm>
 
+#include "md/blocks.hpp"
+
 namespace md {
-
-namespace {
-
-std::pair<std::size_t, std::size_t> block(std::size_t n, int parts, int i) {
-  return {n * std::size_t(i) / std::size_t(parts), n * std::size_t(i + 1) / std::size_t(parts)};
-}
-
-}  // namespace
 
 Ring::Ring(const System& s, const ccl::Group& group, std::FILE* log)
     : Decomposition(s, group), natoms_(static_cast<std::size_t>(s.natoms)), me_(group.rank()), members_(group.size()) {
   std::vector<std::pair<std::size_t, std::size_t>> ranges;
   for (int r = 0; r < members_; ++r) {
-    ranges.push_back(block(natoms_, members_, r));
+    ranges.push_back(block_range(natoms_, members_, r));
     most_ = std::max(most_, ranges.back().second - ranges.back().first);
   }
   const std::vector<Atom> mine = distribute(s, ranges);
@@ -55,7 +49,7 @@ void Ring::ring_pass(Visit&& visit) {
   }
   for (int pass = 0; pass < members_; ++pass) {
     const int b = (me_ - pass + members_) % members_;
-    const auto [lo, hi] = block(natoms_, members_, b);
+    const auto [lo, hi] = block_range(natoms_, members_, b);
     for (std::size_t k = 0; k < hi - lo; ++k) {
       local_.q(n + k) = all_.q(lo + k);
       local_.type(n + k) = all_.type(lo + k);
@@ -84,20 +78,6 @@ void Ring::exchange_positions() {
   for (std::size_t& c : counts3) c *= 3;
   ccl::concatv(group_, std::span<const double>(local_.x.data(), 3 * owned()), std::span<double>(all_.x.data(), 3 * natoms_),
                counts3);
-}
-
-bool Ring::neighbors_stale() {
-  const double limit2 = 0.25 * in_->new_list().skin() * in_->new_list().skin();
-  int moved = 0;
-  for (std::size_t i = 0; i < owned() && !moved; ++i) {
-    double r2 = 0;
-    for (std::size_t d = 0; d < 3; ++d) {
-      const double dx = local_.x(i, d) - x_at_build_[3 * i + d];
-      r2 += dx * dx;
-    }
-    moved = r2 > limit2;
-  }
-  return ccl::combine_value(group_, moved, ccl::max) != 0;
 }
 
 void Ring::rebuild_neighbors() {

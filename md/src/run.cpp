@@ -60,40 +60,37 @@ void check_ready(const System& s) {
 }
 
 // Physics gone wrong stops the run, as in LAMMPS, naming the step and the atom: a non-finite
-// energy, position or force, or an atom that moved more than half the skin since the lists were
-// built without a rebuild (pairs may then have been missed). One small combine per step.
-void check_physics(const System& s, const Decomposition& d, const Terms& t, bool rebuilt) {
+// position or force; an atom that moved more than half the skin since the lists were built when
+// they are not rebuilt now (pairs may be missed); an atom that moved more than the whole skin by
+// the time a rebuild is due (more than half of it since the previous check: a timestep far too
+// large, where LAMMPS loses atoms). `move` is largest_move() of this step's positions.
+void check_move(const System& s, const ccl::ValueIndex<double>& move, bool rebuild) {
   const std::string step = "run: step " + std::to_string(s.step) + ": ";
-  if (!std::isfinite(t.ecoul + t.elong + t.evdwl + t.virial)) {
-    throw DeckError(step + "the energy is not finite (atoms on top of each other, or a timestep far too large?)");
-  }
-  const ccl::ValueIndex<double> move = d.largest_move();
   if (std::isinf(move.value)) {
     throw DeckError(step + "atom " + std::to_string(move.index) + " has a non-finite position or force");
   }
-  const double limit = 0.5 * s.run.neighbor.skin;
-  if (!rebuilt && move.value > limit) {
-    char text[240];
+  const double skin = s.run.neighbor.skin;
+  char text[240];
+  if (rebuild && move.value > skin) {
+    std::snprintf(text, sizeof text,
+                  "atom %d moved %.3g since the neighbour lists were built, more than the skin (%g): "
+                  "the timestep is too large (or the skin too small)",
+                  move.index, move.value, skin);
+    throw DeckError(step + text);
+  }
+  if (!rebuild && move.value > 0.5 * skin) {
     std::snprintf(text, sizeof text,
                   "atom %d moved %.3g since the neighbour lists were built, more than half the skin (%g): pairs may "
                   "be missed (use neigh_modify every 1 delay 0 check yes, or a larger skin)",
-                  move.index, move.value, limit);
+                  move.index, move.value, 0.5 * skin);
     throw DeckError(step + text);
   }
 }
 
-// Before a rebuild: an atom that moved more than the whole skin since the last build moved more
-// than half of it since the previous check (pairs could have been missed, and the timestep is
-// far too large for this skin), the case where LAMMPS loses atoms.
-void check_before_rebuild(const System& s, const Decomposition& d) {
-  const ccl::ValueIndex<double> move = d.largest_move();
-  if (move.value > s.run.neighbor.skin) {
-    char text[240];
-    std::snprintf(text, sizeof text,
-                  "run: step %ld: atom %d moved %.3g since the neighbour lists were built, more than the skin (%g): "
-                  "the timestep is too large (or the skin too small)",
-                  s.step, move.index, move.value, s.run.neighbor.skin);
-    throw DeckError(text);
+void check_energy(const System& s, const Terms& t) {
+  if (!std::isfinite(t.ecoul + t.elong + t.evdwl + t.virial)) {
+    throw DeckError("run: step " + std::to_string(s.step) +
+                    ": the energy is not finite (atoms on top of each other, or a timestep far too large?)");
   }
 }
 
@@ -137,7 +134,8 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
 
   Timers timers;
   Terms terms = d->compute_forces(timers);
-  check_physics(s, *d, terms, true);
+  check_energy(s, terms);
+  check_move(s, d->largest_move(), true);
   const std::vector<std::string>& keys = s.run.thermo_keywords;
   auto thermo = [&] {
     const ThermoState th = thermo_state(s, *d, terms);
@@ -172,19 +170,21 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
     d->exchange_positions();
     timers.stamp(Section::comm);
     ++since_build;
+    // One reduction per step: how far atoms moved decides the rebuild and the checks.
+    const ccl::ValueIndex<double> move = d->largest_move();
     // A step that writes a restart file rebuilds its lists (wrapping the atoms), as a run read
     // from that file will at its start: so the resumed run repeats this one bit for bit.
     const bool restart_due = s.run.restart_every > 0 && s.step % s.run.restart_every == 0;
     const bool rebuild = restart_due || (since_build >= nb.delay && since_build % nb.every == 0 &&
-                                         (!nb.check || d->neighbors_stale()));
+                                         (!nb.check || move.value > 0.5 * nb.skin));
+    check_move(s, move, rebuild);
     if (rebuild) {
-      check_before_rebuild(s, *d);
       d->rebuild_neighbors();
       since_build = 0;
     }
     timers.stamp(Section::neigh);
     terms = d->compute_forces(timers);
-    check_physics(s, *d, terms, rebuild);
+    check_energy(s, terms);
     if (s.run.nve) kick_drift(*d, s.mass, dt_kick, 0);
     timers.stamp(Section::modify);
     if ((s.run.thermo_every > 0 && s.step % s.run.thermo_every == 0) || k == steps) thermo();

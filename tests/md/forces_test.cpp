@@ -11,6 +11,14 @@ namespace {
 
 using md_test::ForceField;
 
+// Tosi–Fumi Born–Mayer–Huggins coefficients of NaCl (types 1 Na, 2 Cl): the unlike and Na–Na
+// pairs, and all three.
+constexpr const char* kTosiFumiUnlike =
+    "pair_coeff 1 1 0.263705 0.317 2.340 1.048553 -0.49935\n"
+    "pair_coeff 1 2 0.210964 0.317 2.755 6.99055 -8.6757\n";
+const std::string kTosiFumi =
+    std::string(kTosiFumiUnlike) + "pair_coeff 2 2 0.158223 0.317 3.170 75.0544 -150.7325\n";
+
 // Largest |F + ∂E/∂x| over a sample of atoms and axes, relative to the largest force.
 double gradient_mismatch(ForceField& ff) {
   ff.compute();
@@ -51,8 +59,7 @@ TEST(Forces, BornCoulLongIsMinusGradient) {
   const ccl::Group w = ccl::world();
   const md::System s = md_test::system_from(
       md_test::rock_salt_deck(3, "pair_style born/coul/long 7.0 7.5\n"
-                                 "pair_coeff 1 1 0.263705 0.317 2.340 1.048553 -0.49935\n"
-                                 "pair_coeff 1 2 0.210964 0.317 2.755 6.99055 -8.6757\n"
+                                 + std::string(kTosiFumiUnlike) +
                                  "pair_coeff 2 2 0.158223 0.317 3.170 75.0544 -150.7325 6.5\n"
                                  "pair_modify shift yes\nkspace_style ewald 1e-5\n"),
       0.3, w);
@@ -124,11 +131,7 @@ TEST(Pressure, PppmAgreesWithEwald) {
   const ccl::Group w = ccl::world();
   auto virial = [&](const std::string& kspace) {
     const md::System s = md_test::system_from(
-        md_test::rock_salt_deck(3, "pair_style born/coul/long 7.0\n"
-                                   "pair_coeff 1 1 0.263705 0.317 2.340 1.048553 -0.49935\n"
-                                   "pair_coeff 1 2 0.210964 0.317 2.755 6.99055 -8.6757\n"
-                                   "pair_coeff 2 2 0.158223 0.317 3.170 75.0544 -150.7325\n"
-                                   "kspace_style " + kspace + " 1e-7\n"),
+        md_test::rock_salt_deck(3, "pair_style born/coul/long 7.0\n" + kTosiFumi + "kspace_style " + kspace + " 1e-7\n"),
         0.4, w);
     ForceField ff(s, w);
     return ff.compute().virial;
@@ -156,10 +159,7 @@ TEST(Forces, LargeBoxBornIsMinusGradient) {
   const ccl::Group w = ccl::world();
   const md::System s = md_test::system_from(
       md_test::rock_salt_deck(8, "pair_style born/coul/long 10.0\n"
-                                 "pair_coeff 1 1 0.263705 0.317 2.340 1.048553 -0.49935\n"
-                                 "pair_coeff 1 2 0.210964 0.317 2.755 6.99055 -8.6757\n"
-                                 "pair_coeff 2 2 0.158223 0.317 3.170 75.0544 -150.7325\n"
-                                 "pair_modify shift yes\nkspace_style ewald 1e-5\n"),
+                                 + kTosiFumi + "pair_modify shift yes\nkspace_style ewald 1e-5\n"),
       0.2, w);
   ForceField ff(s, w);
   EXPECT_LT(gradient_mismatch(ff), 1e-6);

@@ -21,6 +21,11 @@ struct EwaldParameters {
   double error_real = 0, error_kspace = 0;  // estimated absolute RMS force errors
 };
 
+// g from the accuracy alone (the first line above); a = accuracy · C, q2 = C Σ q_i².
+double initial_g(double a, double q2, double natoms, double cutoff, double volume);
+// The Kolafa–Perram real-space RMS force error at g.
+double real_space_error(double g, double q2, double natoms, double cutoff, double volume);
+
 EwaldParameters choose_ewald(double accuracy_relative, double qqr2e, double sum_q2, std::size_t natoms,
                              double cutoff, const std::array<double, 3>& box);
 

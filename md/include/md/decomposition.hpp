@@ -47,8 +47,6 @@ class Decomposition {
 
   // Positions from the owners to wherever the interactions need them.
   virtual void exchange_positions() = 0;
-  // Whether some atom moved more than half the skin since the last build (agreed by all).
-  virtual bool neighbors_stale() = 0;
   // Wraps the owned atoms into the box, exchanges them and rebuilds the neighbour lists.
   virtual void rebuild_neighbors() = 0;
   // Total forces on the owned atoms, and the system's energy terms (on every member).

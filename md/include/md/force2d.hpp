@@ -27,7 +27,6 @@ class Force2d : public Decomposition {
   const double* x_owned() const override { return own_x_.data(); }
   const double* f_owned() const override { return own_f_.data(); }
   void exchange_positions() override;
-  bool neighbors_stale() override;
   void rebuild_neighbors() override;
   Terms compute_forces(Timers& timers) override;
   long neighbor_pairs() const override { return static_cast<long>(in_->neighbors().pairs()); }

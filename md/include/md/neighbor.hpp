@@ -9,7 +9,7 @@
 // axis: a stencil of up to 5³ cells, less those whose nearest point is beyond the cut-off (an axis
 // with fewer than five cells is searched whole, in every image). Building costs O(N) to bin plus
 // O(rows × stencil × atoms per cell) — about 2.5× the sphere's volume searched; the list stays
-// valid until some atom has moved more than half the skin.
+// valid until some atom has moved more than half the skin (Decomposition::largest_move).
 #pragma once
 
 #include <Kokkos_Core.hpp>
@@ -36,14 +36,11 @@ class NeighborList {
   // present twice, as a row and as a candidate, does not pair with itself).
   void build(const Positions& x, const Vec3& lo, const Vec3& len, std::size_t row_begin, std::size_t row_end,
              std::size_t candidate_begin, std::size_t candidate_end, const std::vector<std::size_t>& global);
-  // Whether an atom has moved more than half the skin since the last build.
-  bool stale(const Positions& x) const;
 
   std::size_t row_begin() const { return row_begin_; }
   std::size_t rows() const { return offsets.extent(0) == 0 ? 0 : offsets.extent(0) - 1; }
   std::size_t pairs() const { return neighbors.extent(0); }
   long builds() const { return builds_; }
-  double skin() const { return skin_; }
 
   // Row r (atom row_begin + r) has entries neighbors(offsets(r)) .. neighbors(offsets(r+1) - 1),
   // each j · 27 + image: the pair's separation is x_i − x_j − shifts(image, ·).
@@ -56,7 +53,6 @@ class NeighborList {
   double cutoff_ = 0, skin_ = 0;
   std::size_t row_begin_ = 0;
   long builds_ = 0;
-  Positions x_at_build_;
 };
 
 }  // namespace md

@@ -18,7 +18,6 @@ class Replicated : public Decomposition {
   const double* x_owned() const override { return x_.data() + 3 * first_; }
   const double* f_owned() const override { return f_.data() + 3 * first_; }
   void exchange_positions() override;
-  bool neighbors_stale() override { return in_->neighbors().stale(x_); }
   void rebuild_neighbors() override;
   Terms compute_forces(Timers& timers) override;
   long neighbor_pairs() const override { return static_cast<long>(in_->neighbors().pairs()); }

@@ -24,7 +24,6 @@ class Ring : public Decomposition {
   const double* x_owned() const override { return local_.x.data(); }
   const double* f_owned() const override { return own_f_.data(); }
   void exchange_positions() override;
-  bool neighbors_stale() override;
   void rebuild_neighbors() override;
   Terms compute_forces(Timers& timers) override;
   long neighbor_pairs() const override;
