@@ -30,8 +30,17 @@ bool ScheduleBuilder::conflicts_in_round(const Step& st) const {
   return false;
 }
 
+bool ScheduleBuilder::touches_transfers(Slice from, Slice to) const {
+  for (std::size_t i = s_.round_begin.back(); i < s_.steps.size(); ++i) {
+    const Step& o = s_.steps[i];
+    if (o.kind == StepKind::recv && (overlaps(to, o.dst) || overlaps(from, o.dst))) return true;
+    if (o.kind == StepKind::send && overlaps(to, o.src)) return true;
+  }
+  return false;
+}
+
 void ScheduleBuilder::add(const Step& st, bool transfer) {
-  if (!transfer && round_has_transfer_) end_round();
+  if (round_has_during_ || (!transfer && round_has_transfer_)) end_round();
   if (transfer && conflicts_in_round(st)) end_round();
   s_.steps.push_back(st);
   if (transfer) round_has_transfer_ = true;
@@ -60,6 +69,16 @@ void ScheduleBuilder::copy(Slice from, Slice to) {
   add(Step{StepKind::copy, -1, false, from, to, {}}, false);
 }
 
+void ScheduleBuilder::copy_during(Slice from, Slice to) {
+  if (from.bytes == 0 || from == to) return;
+  if (!round_has_transfer_ || touches_transfers(from, to)) {
+    copy(from, to);
+    return;
+  }
+  s_.steps.push_back(Step{StepKind::copy, -1, false, from, to, {}});
+  round_has_during_ = true;
+}
+
 void ScheduleBuilder::reduce(Slice incoming, Slice acc, bool incoming_left) {
   if (incoming.bytes == 0) return;
   add(Step{StepKind::reduce, -1, incoming_left, incoming, acc, {}}, false);
@@ -81,6 +100,7 @@ void ScheduleBuilder::end_round() {
   if (s_.steps.size() == s_.round_begin.back()) return;
   s_.round_begin.push_back(static_cast<std::uint32_t>(s_.steps.size()));
   round_has_transfer_ = false;
+  round_has_during_ = false;
 }
 
 Slice ScheduleBuilder::scratch(std::size_t bytes) {
@@ -97,7 +117,12 @@ RoundPlan plan_of(const Schedule& s, std::size_t r) {
     switch (s.steps[i].kind) {
       case StepKind::copy:
       case StepKind::reduce:
-        ++p.locals;
+        if (sends + recvs == 0) {
+          ++p.locals;
+        } else {  // after the transfers: copy_during
+          ++p.during;
+          p.during_bytes += s.steps[i].src.bytes;
+        }
         break;
       case StepKind::send:
         p.send = static_cast<std::int32_t>(i);

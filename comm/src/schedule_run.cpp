@@ -46,6 +46,7 @@ void ScheduleRun::block() {
       run_locals();
       if (exchange_pair()) continue;
       post_transfers();
+      run_during();
     }
     channel_->wait_all(handles_);
     end_round();
@@ -55,12 +56,22 @@ void ScheduleRun::block() {
 void ScheduleRun::start_round() {
   run_locals();
   post_transfers();
+  run_during();
 }
 
 void ScheduleRun::run_locals() {
   if (clocked_) after_sends_ = clock_;  // local steps come first in a round, then sends leave
   const std::uint32_t begin = s_->round_begin[round_];
-  const std::uint32_t end = begin + s_->plans[round_].locals;
+  run_local_steps(begin, begin + s_->plans[round_].locals);
+  if (clocked_) port_start_ = after_sends_;  // the receive port opens once the local steps ran
+}
+
+void ScheduleRun::run_during() {
+  const std::uint32_t end = s_->round_begin[round_ + 1];
+  run_local_steps(end - s_->plans[round_].during, end);
+}
+
+void ScheduleRun::run_local_steps(std::uint32_t begin, std::uint32_t end) {
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
     if (st.kind == StepKind::copy) {
@@ -81,12 +92,14 @@ void ScheduleRun::run_locals() {
     traffic_->reduce_bytes += st.src.bytes;
     after_sends_.c3 += st.src.bytes;
   }
-  if (clocked_) port_start_ = after_sends_;  // the receive port opens once the local steps ran
 }
 
+// A round whose copies are worth overlapping posts its transfers instead: the copies then run
+// while peers pull the data (MPI's single-copy path for large messages) rather than after it.
 bool ScheduleRun::exchange_pair() {
+  constexpr std::size_t kOverlapWorth = 4096;  // bytes; a smaller copy costs less than posting
   const RoundPlan& plan = s_->plans[round_];
-  if (!plan.pair || clocked_) return false;
+  if (!plan.pair || clocked_ || plan.during_bytes > kOverlapWorth) return false;
   const Step* send = plan.send >= 0 ? &s_->steps[static_cast<std::size_t>(plan.send)] : nullptr;
   const Step* recv = plan.recv >= 0 ? &s_->steps[static_cast<std::size_t>(plan.recv)] : nullptr;
   if (send != nullptr || recv != nullptr) {
@@ -102,6 +115,7 @@ bool ScheduleRun::exchange_pair() {
     }
     traffic_->rounds += 1;
   }
+  run_during();
   ++round_;  // not clocked: no critical path to advance
   return true;
 }
@@ -113,7 +127,7 @@ void ScheduleRun::abandon() {
 
 void ScheduleRun::post_transfers() {
   const std::uint32_t begin = s_->round_begin[round_] + s_->plans[round_].locals;
-  const std::uint32_t end = s_->round_begin[round_ + 1];
+  const std::uint32_t end = s_->round_begin[round_ + 1] - s_->plans[round_].during;
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
     if (st.kind == StepKind::send) {

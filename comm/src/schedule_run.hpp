@@ -1,5 +1,5 @@
 // The schedule executor, shared by every transport: each round runs its local steps in order,
-// posts every transfer, then waits for all of them. progress() never blocks; block() may.
+// posts every transfer, runs the copies meant to overlap them, then waits for all of them. progress() never blocks; block() may.
 //
 // On a clocked channel it also tracks this member's critical path (C1, C2, C3): reduce steps add
 // their bytes to C3; the k-th send of a round leaves at the round's clock + (k, bytes sent so
@@ -37,9 +37,11 @@ class ScheduleRun final : public Stage {
   const Cost& clock() const { return clock_; }
 
  private:
-  void start_round();     // run_locals + post_transfers
+  void start_round();     // run_locals + post_transfers + run_during
   void run_locals();      // the round's copy and reduce steps, which precede its transfers
   void post_transfers();  // post the round's sends and receives
+  void run_during();      // the round's copies that run while its transfers are in flight
+  void run_local_steps(std::uint32_t begin, std::uint32_t end);
   void end_round();
   // block(): the round's transfers (after its local steps) as one blocking call when they are
   // at most one send and one receive and the channel has such a call; false: post them instead.

@@ -40,6 +40,50 @@ TEST(ScheduleBuilder, SendOfBytesReceivedThisRoundWaitsForTheRound) {
   EXPECT_EQ(s.round(1).size(), 2u);
 }
 
+TEST(ScheduleBuilder, CopyDuringRunsInTheRoundOfItsTransfers) {
+  ccl::ScheduleBuilder b("t");
+  const Slice own{Buffer::send, 0, 8}, place{Buffer::recv, 8, 8};
+  b.send(1, Slice{Buffer::send, 8, 8});
+  b.recv(2, Slice{Buffer::recv, 0, 8});
+  b.copy_during(own, place);  // touches neither transfer: overlaps them
+  b.send(3, own);             // any later step opens a new round
+  const ccl::Schedule s = b.finish();
+  ASSERT_EQ(s.rounds(), 2u);
+  ASSERT_EQ(s.round(0).size(), 3u);
+  EXPECT_EQ(s.round(0)[2].kind, StepKind::copy);
+  EXPECT_EQ(s.plans[0].locals, 0u);
+  EXPECT_EQ(s.plans[0].during, 1u);
+  EXPECT_EQ(s.plans[0].during_bytes, 8u);
+  EXPECT_EQ(s.plans[1].during, 0u);
+}
+
+TEST(ScheduleBuilder, CopyDuringThatTouchesATransferWaitsForTheRound) {
+  // Writing what the round sends, writing or reading what it receives: an ordinary copy after
+  // the round. Reading what it sends is fine.
+  const Slice sent{Buffer::recv, 0, 8}, received{Buffer::recv, 8, 8}, elsewhere{Buffer::recv, 16, 8};
+  const std::pair<Slice, Slice> cases[] = {
+      {elsewhere, sent}, {elsewhere, received}, {received, elsewhere}};
+  for (const auto& [from, to] : cases) {
+    ccl::ScheduleBuilder b("t");
+    b.send(1, sent);
+    b.recv(1, received);
+    b.copy_during(from, to);
+    const ccl::Schedule s = b.finish();
+    ASSERT_EQ(s.rounds(), 2u);
+    EXPECT_EQ(s.plans[0].during, 0u);
+    EXPECT_EQ(s.plans[1].locals, 1u);
+  }
+  ccl::ScheduleBuilder b("t");
+  b.send(1, sent);
+  b.copy_during(sent, elsewhere);
+  EXPECT_EQ(b.finish().plans[0].during, 1u);
+  ccl::ScheduleBuilder alone("t");  // nothing in flight to overlap: an ordinary local step
+  alone.copy_during(sent, elsewhere);
+  const ccl::Schedule a = alone.finish();
+  EXPECT_EQ(a.plans[0].locals, 1u);
+  EXPECT_EQ(a.plans[0].during, 0u);
+}
+
 TEST(ScheduleBuilder, ZeroByteTransfersAndSelfCopiesAreDropped) {
   ccl::ScheduleBuilder b("t");
   b.send(1, Slice{Buffer::send, 0, 0});

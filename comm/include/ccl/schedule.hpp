@@ -1,6 +1,7 @@
 // A schedule is one member's plan for one collective (the LibNBC idea): rounds of steps over
 // buffer slices. Within a round the local steps (copy, reduce) run first, in order, then every
-// send and receive of the round is posted; the round ends when all of them completed. A step that
+// send and receive of the round is posted, then the round's copies that run while its transfers
+// are in flight (copy_during); the round ends when all transfers completed. A step that
 // needs data received in a round therefore goes in a later round, and the builder starts a new
 // round by itself when a local step follows a transfer, or a transfer touches bytes another
 // transfer of the round receives into or sends from.
@@ -39,10 +40,13 @@ struct Step {
 };
 
 // How a round is laid out: its first `locals` steps are local (copy, reduce: the builder puts
-// them before any transfer), the rest are transfers. When those are at most one send and one
-// receive (step indices, -1 for none), a blocking executor can do them as one call.
+// them before any transfer), then come the transfers, then `during` copies that touch nothing the
+// transfers do (`during_bytes` in all). When the transfers are at most one send and one receive
+// (step indices, -1 for none), a blocking executor can do them as one call.
 struct RoundPlan {
   std::uint32_t locals = 0;
+  std::uint32_t during = 0;
+  std::size_t during_bytes = 0;
   std::int32_t send = -1, recv = -1;
   bool pair = false;
 };
@@ -76,6 +80,11 @@ class ScheduleBuilder {
   // The same with the other operand read from `base` instead of acc: acc = incoming op base (or
   // base op incoming), so a member's first fold needs no copy of its own vector into acc.
   void reduce(Slice incoming, Slice acc, bool incoming_left, Slice base);
+  // A copy that runs while the current round's transfers are in flight (a root's own block, say,
+  // while peers pull theirs): it neither writes what the round sends or receives nor reads what
+  // it receives. Where it would, or the round has no transfer yet, it is an ordinary copy. The
+  // next step of any kind opens a new round.
+  void copy_during(Slice from, Slice to);
   // Close the current round (no effect when it is empty).
   void end_round();
   // Reserve scratch bytes; returns a slice of the scratch buffer.
@@ -86,8 +95,10 @@ class ScheduleBuilder {
  private:
   void add(const Step& s, bool transfer);
   bool conflicts_in_round(const Step& s) const;
+  bool touches_transfers(Slice from, Slice to) const;
   Schedule s_;
   bool round_has_transfer_ = false;
+  bool round_has_during_ = false;
 };
 
 }  // namespace ccl

@@ -104,10 +104,10 @@ inline Schedule build_index_direct(ScheduleBuilder& b, const Shape& s, bool roun
     const int to = mod(r + k, n), from = mod(r - k, n);
     b.send(to, src.sub(out.offset(to), out.bytes(to)));
     b.recv(from, Slice{Buffer::recv, in.offset(from), in.bytes(from)});
-    if (round_per_step) b.end_round();
+    if (round_per_step && k + 1 < n) b.end_round();
   }
-  b.end_round();
-  b.copy(src.sub(out.offset(r), out.bytes(r)), Slice{Buffer::recv, in.offset(r), in.bytes(r)});
+  // The own block, while the (last) round's transfers are in flight.
+  b.copy_during(src.sub(out.offset(r), out.bytes(r)), Slice{Buffer::recv, in.offset(r), in.bytes(r)});
   return b.finish();
 }
 

@@ -25,18 +25,18 @@ Schedule build(const Shape& s, const Params&) {
   const std::size_t total = abs.total();
   const Slice work = r == 0 ? Slice{Buffer::recv, 0, total} : b.scratch(total);
 
-  // The first step sends the own block straight from the send buffer; it is copied into place
-  // after that step, before the second sends it on.
+  // The first step sends the own block straight from the send buffer and copies it into place
+  // while that step's transfers are in flight.
   const Slice own{Buffer::send, 0, abs.bytes(r)};
   for (int dist = 1; dist < n; dist <<= 1) {
     const int len = std::min(dist, n - dist);
-    if (dist == 2) b.copy(own, work.sub(0, own.bytes));
     b.send(mod(r - dist, n), dist == 1 ? own : work.sub(0, abs.cyclic_bytes(r, len)));
     b.recv(mod(r + dist, n),
            work.sub(abs.cyclic_bytes(r, dist), abs.cyclic_bytes(mod(r + dist, n), len)));
+    if (dist == 1) b.copy_during(own, work.sub(0, own.bytes));
     b.end_round();
   }
-  if (n <= 2) b.copy(own, work.sub(0, own.bytes));  // no second step took care of it
+  if (n == 1) b.copy(own, work.sub(0, own.bytes));
   if (r != 0) {
     const std::size_t tail = total - abs.offset(r);  // blocks r .. n−1
     b.copy(work.sub(0, tail), Slice{Buffer::recv, abs.offset(r), tail});

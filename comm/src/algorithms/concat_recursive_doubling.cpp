@@ -19,12 +19,15 @@ Schedule build(const Shape& s, const Params&) {
   auto run = [&](int first, int len) {
     return Slice{Buffer::recv, blocks.offset(first), blocks.cyclic_bytes(first, len)};
   };
-  b.copy(Slice{Buffer::send, 0, blocks.bytes(r)}, run(r, 1));
+  const Slice own{Buffer::send, 0, blocks.bytes(r)};
+  if (s.size == 1) b.copy(own, run(r, 1));
   for (int dist = 1; dist < s.size; dist <<= 1) {
     const int partner = r ^ dist;
     const int mine = r & ~(dist - 1), theirs = partner & ~(dist - 1);
-    b.send(partner, run(mine, dist));
+    // The first step sends the own block from where it is and copies it into place meanwhile.
+    b.send(partner, dist == 1 ? own : run(mine, dist));
     b.recv(partner, run(theirs, dist));
+    if (dist == 1) b.copy_during(own, run(r, 1));
     b.end_round();
   }
   return b.finish();

@@ -43,7 +43,6 @@ Schedule build(const Shape& s, const Params&) {
       int first;
     };
     std::vector<Wrapped> wrapped;
-    b.copy(mine, Slice{Buffer::recv, abs.offset(s.root), mine.bytes});
     for (int mask = 1; mask < n; mask <<= 1) {
       const int len = std::min(mask, n - mask);
       const int first = mod(mask + s.root, n);
@@ -55,6 +54,7 @@ Schedule build(const Shape& s, const Params&) {
         b.recv(first, wrapped.back().joined);
       }
     }
+    b.copy_during(mine, Slice{Buffer::recv, abs.offset(s.root), mine.bytes});
     b.end_round();
     for (const Wrapped& w : wrapped) {
       const auto [head, tail] = wrapped_pieces(Buffer::recv, abs, w.first, w.joined.bytes);
@@ -66,13 +66,13 @@ Schedule build(const Shape& s, const Params&) {
 
   const std::size_t held_bytes = rel[v + subtree] - rel[v];
   const Slice held = b.scratch(held_bytes);
-  b.copy(mine, held.sub(0, mine.bytes));
   for (int mask = 1; mask < subtree; mask <<= 1) {
     const int child = v + mask;
     if (child >= n) break;
     const int len = std::min(mask, n - child);
     b.recv(mod(child + s.root, n), held.sub(rel[child] - rel[v], rel[child + len] - rel[child]));
   }
+  b.copy_during(mine, held.sub(0, mine.bytes));
   b.end_round();
   b.send(mod(v - lowest_bit(v) + s.root, n), held);
   return b.finish();

@@ -23,8 +23,7 @@ Schedule build(const Shape& s, const Params&) {
     const int from = mod(s.root + v, s.size);
     b.recv(from, Slice{Buffer::recv, blocks.offset(from), blocks.bytes(from)});
   }
-  b.end_round();
-  b.copy(mine, Slice{Buffer::recv, blocks.offset(s.root), mine.bytes});  // senders need not wait for it
+  b.copy_during(mine, Slice{Buffer::recv, blocks.offset(s.root), mine.bytes});  // while the blocks arrive
   return b.finish();
 }
 

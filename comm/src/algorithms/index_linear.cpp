@@ -1,7 +1,8 @@
 // Index (alltoall, and indexv) with every transfer in one round: each member posts its n − 1
 // sends (to i + 1, i + 2, ...) and its n − 1 receives (from i − 1, i − 2, ...) at once, and
-// copies its own block last. No member waits for a step to end before the next transfer starts,
-// which suits small blocks on one node, where the messages are handed over in parallel.
+// copies its own block while they fly. No member waits for a step to end before the next
+// transfer starts, which suits small blocks on one node, where messages are handed over in
+// parallel.
 //
 // Cost for n members, blocks of b bytes (one send port, one receive port): the k-th send leaves
 // at (k, k·b) and is member i + k's k-th receive, so both ports finish at

@@ -55,8 +55,7 @@ Schedule build(const Shape& s, const Params&) {
       sends.emplace_back(first, joined);
     }
     for (const auto& [to, part] : sends) b.send(to, part);
-    b.end_round();
-    b.copy(Slice{Buffer::send, abs.offset(s.root), abs.bytes(s.root)}, mine);
+    b.copy_during(Slice{Buffer::send, abs.offset(s.root), abs.bytes(s.root)}, mine);
     return b.finish();
   }
   const int parent = mod(v - lowest_bit(v) + s.root, n);
@@ -76,8 +75,7 @@ Schedule build(const Shape& s, const Params&) {
     const int len = std::min(mask, n - child);
     b.send(mod(child + s.root, n), held.sub(rel[child] - rel[v], rel_bytes(child, len)));
   }
-  b.end_round();
-  b.copy(held.sub(0, abs.bytes(s.rank)), mine);
+  b.copy_during(held.sub(0, abs.bytes(s.rank)), mine);
   return b.finish();
 }
 

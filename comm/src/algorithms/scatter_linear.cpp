@@ -23,8 +23,7 @@ Schedule build(const Shape& s, const Params&) {
     const int to = mod(s.root + v, s.size);
     b.send(to, Slice{Buffer::send, blocks.offset(to), blocks.bytes(to)});
   }
-  b.end_round();
-  b.copy(Slice{Buffer::send, blocks.offset(s.root), mine.bytes}, mine);
+  b.copy_during(Slice{Buffer::send, blocks.offset(s.root), mine.bytes}, mine);  // while peers pull theirs
   return b.finish();
 }
 

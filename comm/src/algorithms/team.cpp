@@ -233,10 +233,11 @@ void emit_ring_collect(ScheduleBuilder& b, const Team& t, Slice data, const Piec
     const int out = mod(i - s, d), in = mod(i - s - 1, d);
     b.send(t.rank(mod(i + 1, d)), s == 0 && own ? *own : data.sub(p.begin(out), p.bytes(out)));
     b.recv(t.rank(mod(i - 1, d)), data.sub(p.begin(in), p.bytes(in)));
+    // The own piece, sent from where it is, is copied into place while the first step runs.
+    if (s == 0 && own) b.copy_during(*own, data.sub(p.begin(i), p.bytes(i)));
     b.end_round();
   }
-  // The own piece is copied in last, off the critical path of the first step.
-  if (own) b.copy(*own, data.sub(p.begin(i), p.bytes(i)));
+  if (d == 1 && own) b.copy(*own, data.sub(p.begin(i), p.bytes(i)));
 }
 
 void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p) {
