@@ -136,8 +136,22 @@ long count_above(const std::vector<double>& v, double x, bool above) {
 
 }  // namespace
 
+int run(int argc, char** argv);
+
+// A ccl::Error (a CCL_ALGO_* override that does not apply to some size, say) ends the job with its
+// message and a non-zero exit instead of an abort; members select alike, so all of them throw.
 int main(int argc, char** argv) {
   ccl::Environment env(argc, argv);
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ccl-bench-collectives: rank %d: %s\n", ccl::world().rank(), e.what());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  return 2;
+}
+
+int run(int argc, char** argv) {
   const ccl::Group w = ccl::world();
   const int P = w.size(), r = w.rank();
   const auto Pn = static_cast<std::size_t>(P);

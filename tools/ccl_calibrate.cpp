@@ -6,7 +6,8 @@
 //   per-algorithm profiles: every algorithm (each segment size of a pipeline) measured from one
 //   element per member to 4 MiB, as measured / predicted at each size (algorithm_profiles.hpp).
 // Times are the slowest rank's mean over repeated calls: for α, β and γ the best of several
-// repetitions, for profiles the median over three passes of the slowest block. Run it at
+// repetitions, for profiles the slowest block of a pass over passes and, with more ranks than
+// cores, placements of the ranks (algorithm_profiles.hpp). Run it at
 // the rank count of the job: the profiles are measured for that many members per node.
 //
 //   mpirun -np 2 ccl-calibrate [--output FILE] [--quick] [--no-profiles]   (default ccl-model.txt)
