@@ -1,5 +1,6 @@
 #include "mpi_channel.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <climits>
 #include <cstdint>
@@ -64,7 +65,7 @@ bool any_shm(const Handles& hs) {
 }  // namespace
 
 MpiChannel::MpiChannel(MPI_Comm comm, ShmFabric* fabric, const std::vector<int>& members,
-                       const Pgid& context)
+                       const Pgid& context, std::uint64_t tag_limit)
     : comm_(comm), fabric_(fabric), context_(context) {
   if (fabric_ != nullptr) {
     local_.reserve(members.size());
@@ -74,7 +75,7 @@ MpiChannel::MpiChannel(MPI_Comm comm, ShmFabric* fabric, const std::vector<int>&
   int* tag_ub = nullptr;
   int flag = 0;
   MPI_Comm_get_attr(comm_, MPI_TAG_UB, &tag_ub, &flag);
-  const std::uint64_t ub = flag ? static_cast<std::uint64_t>(*tag_ub) : 32767;
+  const std::uint64_t ub = std::min<std::uint64_t>(flag ? static_cast<std::uint64_t>(*tag_ub) : 32767, tag_limit);
   tag_cycle_ = std::bit_floor((ub + 1) / kPhases);  // a power of two: a mask, not a division
 }
 

@@ -21,8 +21,11 @@ void check_mpi(int rc, const char* what);
 class MpiChannel final : public Channel {
  public:
   // Takes ownership of comm and sets MPI_ERRORS_RETURN on it. `fabric` may be null; `members`
-  // are the group's world ranks, `context` its PGID.
-  MpiChannel(MPI_Comm comm, ShmFabric* fabric, const std::vector<int>& members, const Pgid& context);
+  // are the group's world ranks, `context` its PGID; tags stay at or below `tag_limit` (and
+  // MPI_TAG_UB), so instance numbers wrap every (tag_limit + 1) / kPhases rounded down to a
+  // power of two.
+  MpiChannel(MPI_Comm comm, ShmFabric* fabric, const std::vector<int>& members, const Pgid& context,
+             std::uint64_t tag_limit);
   ~MpiChannel() override;
   MpiChannel(const MpiChannel&) = delete;
   MpiChannel& operator=(const MpiChannel&) = delete;
@@ -53,7 +56,10 @@ class MpiChannel final : public Channel {
   ShmFabric* fabric_;
   std::vector<int> local_;  // fabric index of each member, -1 off-node
   Pgid context_;
-  std::uint64_t tag_cycle_;  // instances before tags repeat
+  // Instances before tags repeat. Reuse is safe while fewer collectives than that are in flight
+  // on the group: members start them in the same order, and messages from one peer with one tag
+  // are matched in the order they were sent, on MPI as on the shared-memory rings.
+  std::uint64_t tag_cycle_;
 };
 
 }  // namespace ccl::detail

@@ -2,6 +2,8 @@
 // formation (explicit lists and partitions), each group with its own communicator.
 #include <mpi.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <memory>
 #include <numeric>
 #include <string>
@@ -27,6 +29,7 @@ struct MpiRuntime {
   MPI_Comm control = MPI_COMM_NULL;  // private duplicate used only to create group communicators
   std::unique_ptr<detail::ShmFabric> fabric;  // small messages within a node; may be null
   int world_size = 0;
+  std::uint64_t tag_limit = 0;  // the largest tag a group's collectives may use
   Group world;
 };
 
@@ -46,7 +49,8 @@ Group make_group(MpiRuntime& rt, detail::NewGroup g, std::string label, MPI_Comm
   st->rank = g.rank;
   st->label = std::move(label);
   st->pgid = g.pgid;
-  st->channel = std::make_unique<detail::MpiChannel>(comm, rt.fabric.get(), st->members, st->pgid);
+  st->channel =
+      std::make_unique<detail::MpiChannel>(comm, rt.fabric.get(), st->members, st->pgid, rt.tag_limit);
   return Group(std::move(st));
 }
 
@@ -61,6 +65,27 @@ MPI_Comm communicator_for(MpiRuntime& rt, const std::vector<int>& members, std::
   MPI_Group_free(&all);
   detail::check_mpi(rc, "MPI_Comm_create_group");
   return comm;
+}
+
+// The largest tag ccl's collectives may use: MPI_TAG_UB, or less when CCL_TAG_UB asks (a smaller
+// tag space makes instance numbers wrap sooner; the tests use it to prove wrapping safe). Every
+// rank takes the smallest value any rank asked for; a malformed value is an error on every rank.
+std::uint64_t agreed_tag_limit(MPI_Comm control) {
+  int* mpi_ub = nullptr;
+  int flag = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &mpi_ub, &flag);
+  long long limit = flag ? *mpi_ub : 32767;
+  if (const char* v = std::getenv("CCL_TAG_UB"); v != nullptr) {
+    char* end = nullptr;
+    const long long asked = std::strtoll(v, &end, 10);
+    limit = *v != '\0' && *end == '\0' && asked >= 7 ? std::min(limit, asked) : -1;
+  }
+  long long agreed = 0;
+  MPI_Allreduce(&limit, &agreed, 1, MPI_LONG_LONG, MPI_MIN, control);
+  if (agreed < 0) {
+    throw Error("ccl: CCL_TAG_UB must be an integer of at least 7 (at most MPI_TAG_UB is used) on every rank");
+  }
+  return static_cast<std::uint64_t>(agreed);
 }
 
 }  // namespace
@@ -79,6 +104,7 @@ Environment::Environment(int& argc, char**& argv) {
   rt->process.engine = &rt->engine;
   MPI_Comm_dup(MPI_COMM_WORLD, &rt->control);
   MPI_Comm_set_errhandler(rt->control, MPI_ERRORS_RETURN);
+  rt->tag_limit = agreed_tag_limit(rt->control);
   rt->fabric = detail::ShmFabric::create();
   MPI_Comm world_comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &world_comm);
