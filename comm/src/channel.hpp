@@ -28,6 +28,10 @@ class Channel {
   virtual bool test_all(Handles& hs) = 0;
   // Block until every transfer in hs completed.
   virtual void wait_all(Handles& hs) = 0;
+  // Which transfers in hs are still open (the hang report's question); never blocks.
+  virtual std::vector<bool> unfinished(Handles& hs) { return std::vector<bool>(hs.size(), true); }
+  // Nothing to do but wait: give the core away when others need it to make the progress awaited.
+  virtual void idle() {}
   // The round is over: release what the handles hold.
   virtual void end_round(Handles& hs) { hs.clear(); }
   // A whole round of at most one send and one receive, done at once by a blocking call when

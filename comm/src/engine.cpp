@@ -3,8 +3,11 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <string>
 
 #include "ccl/error.hpp"
+#include "schedule_run.hpp"
+#include "watchdog.hpp"
 
 namespace ccl::detail {
 
@@ -56,6 +59,11 @@ bool Engine::test(Operation& op) {
 }
 
 void Engine::wait(Operation& op) {
+  if (op.done()) {
+    op.rethrow_if_failed();
+    return;
+  }
+  const Watch watch(op);
   int idle_sweeps = 0;
   while (!op.done()) {
     if (!stall_is_deadlock_ && active_.size() == 1 && active_.front() == &op) {
@@ -68,6 +76,10 @@ void Engine::wait(Operation& op) {
       if (stall_is_deadlock_) {
         fail_all_stalled();
         break;
+      }
+      if (armed_watch != nullptr && armed_watch->expired()) {
+        armed_watch->report(op.main_run(), " (" + std::to_string(active_.size() - 1) +
+                                               " other collectives of this rank in flight)");
       }
       // Ranks may outnumber cores: give the CPU away now and then instead of spinning.
       if (++idle_sweeps % 64 == 0) sched_yield();

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include <sched.h>
+
 #include "ccl/error.hpp"
 
 namespace ccl::detail {
@@ -237,6 +239,30 @@ void MpiChannel::wait_all(Handles& hs) {
   if (hs.empty()) return;
   check_mpi(MPI_Waitall(static_cast<int>(hs.size()), requests(hs), MPI_STATUSES_IGNORE),
             "MPI_Waitall");
+}
+
+std::vector<bool> MpiChannel::unfinished(Handles& hs) {
+  std::vector<bool> open(hs.size());
+  for (std::size_t i = 0; i < hs.size(); ++i) {
+    if (is_shm(hs[i])) {
+      open[i] = !as_shm(hs[i])->done;
+      continue;
+    }
+    auto r = reinterpret_cast<MPI_Request>(hs[i]);
+    int flag = 1;
+    if (r != MPI_REQUEST_NULL) MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+    hs[i] = reinterpret_cast<void*>(r);
+    open[i] = flag == 0;
+  }
+  return open;
+}
+
+void MpiChannel::idle() {
+  if (fabric_ != nullptr) {
+    fabric_->idle();
+  } else if (++idle_polls_ % 64 == 0) {
+    sched_yield();  // ranks may outnumber cores
+  }
 }
 
 }  // namespace ccl::detail

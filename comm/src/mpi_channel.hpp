@@ -37,6 +37,8 @@ class MpiChannel final : public Channel {
             Handles& hs) override;
   bool test_all(Handles& hs) override;
   void wait_all(Handles& hs) override;
+  std::vector<bool> unfinished(Handles& hs) override;
+  void idle() override;
   void end_round(Handles& hs) override;
   bool exchange(int to, const std::byte* out, std::size_t out_bytes, int from, std::byte* in,
                 std::size_t in_bytes, std::uint64_t tag) override;
@@ -60,6 +62,7 @@ class MpiChannel final : public Channel {
   // on the group: members start them in the same order, and messages from one peer with one tag
   // are matched in the order they were sent, on MPI as on the shared-memory rings.
   std::uint64_t tag_cycle_;
+  unsigned idle_polls_ = 0;
 };
 
 }  // namespace ccl::detail

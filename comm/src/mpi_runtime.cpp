@@ -18,6 +18,7 @@
 #include "mpi_channel.hpp"
 #include "partition.hpp"
 #include "shm_fabric.hpp"
+#include "watchdog.hpp"
 
 namespace ccl {
 
@@ -67,26 +68,35 @@ MPI_Comm communicator_for(MpiRuntime& rt, const std::vector<int>& members, std::
   return comm;
 }
 
-// The largest tag ccl's collectives may use: MPI_TAG_UB, or less when CCL_TAG_UB asks (a smaller
-// tag space makes instance numbers wrap sooner; the tests use it to prove wrapping safe). Every
-// rank takes the smallest value any rank asked for; a malformed value is an error on every rank.
-std::uint64_t agreed_tag_limit(MPI_Comm control) {
+// The settings every rank must accept, checked together at start-up so that a malformed one is
+// an error on every rank rather than a hang on the others.
+// CCL_TAG_UB: the largest tag ccl's collectives may use is MPI_TAG_UB, or less when asked (a
+// smaller tag space makes instance numbers wrap sooner; the tests use it to prove wrapping safe);
+// every rank takes the smallest value any rank asked for. CCL_TIMEOUT: the watchdog's seconds.
+std::uint64_t agreed_settings(MPI_Comm control) {
   int* mpi_ub = nullptr;
   int flag = 0;
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &mpi_ub, &flag);
-  long long limit = flag ? *mpi_ub : 32767;
+  long long mine[2] = {flag ? *mpi_ub : 32767, 1};  // tag limit, CCL_TIMEOUT valid
   if (const char* v = std::getenv("CCL_TAG_UB"); v != nullptr) {
     char* end = nullptr;
     const long long asked = std::strtoll(v, &end, 10);
-    limit = *v != '\0' && *end == '\0' && asked >= 7 ? std::min(limit, asked) : -1;
+    mine[0] = *v != '\0' && *end == '\0' && asked >= 7 ? std::min(mine[0], asked) : -1;
   }
-  long long agreed = 0;
-  MPI_Allreduce(&limit, &agreed, 1, MPI_LONG_LONG, MPI_MIN, control);
-  if (agreed < 0) {
+  if (const char* v = std::getenv("CCL_TIMEOUT"); v != nullptr && !detail::valid_timeout(v)) mine[1] = 0;
+  long long agreed[2] = {0, 0};
+  MPI_Allreduce(mine, agreed, 2, MPI_LONG_LONG, MPI_MIN, control);
+  if (agreed[0] < 0) {
     throw Error("ccl: CCL_TAG_UB must be an integer of at least 7 (at most MPI_TAG_UB is used) on every rank");
   }
-  return static_cast<std::uint64_t>(agreed);
+  if (agreed[1] == 0) {
+    throw Error("ccl: CCL_TIMEOUT must be a number of seconds, at least 0 (0 turns the watchdog off), on every rank");
+  }
+  return static_cast<std::uint64_t>(agreed[0]);
 }
+
+// A hang report ends the whole job, not just this rank.
+void abort_job(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
 
 }  // namespace
 
@@ -104,7 +114,8 @@ Environment::Environment(int& argc, char**& argv) {
   rt->process.engine = &rt->engine;
   MPI_Comm_dup(MPI_COMM_WORLD, &rt->control);
   MPI_Comm_set_errhandler(rt->control, MPI_ERRORS_RETURN);
-  rt->tag_limit = agreed_tag_limit(rt->control);
+  rt->tag_limit = agreed_settings(rt->control);
+  detail::set_hang_exit(abort_job);
   rt->fabric = detail::ShmFabric::create();
   MPI_Comm world_comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &world_comm);

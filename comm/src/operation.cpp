@@ -4,6 +4,7 @@
 #include "process.hpp"
 #include "schedule_run.hpp"
 #include "tick_clock.hpp"
+#include "watchdog.hpp"
 
 namespace ccl::detail {
 
@@ -12,8 +13,9 @@ Operation::Operation(Process& process)
 
 Operation::~Operation() = default;
 
-void Operation::begin(CollKind kind, std::shared_ptr<GroupState> g, Call&& call) {
+void Operation::begin(CollKind kind, std::shared_ptr<GroupState> g, Call&& call, std::uint64_t instance) {
   kind_ = kind;
+  instance_ = instance;
   group_ = std::move(g);
   call_ = std::move(call);
   algorithm_ = {};
@@ -62,6 +64,13 @@ void Operation::block() {
   finish();
 }
 
+std::string Operation::describe_wait() {
+  if (current_ >= stages_.size()) return "completion";
+  std::string s = "stage " + std::to_string(current_ + 1) + " of " + std::to_string(stages_.size());
+  if (stages_[current_] != main_run_.get()) s += " (a develop-mode check)";
+  return s + ", " + stages_[current_]->describe_wait(group_->members);
+}
+
 void Operation::fail(std::exception_ptr e) {
   if (done_) return;
   error_ = std::move(e);
@@ -83,8 +92,10 @@ void Operation::clear_stages() {
 void Operation::finish() {
   done_ = true;
   clear_stages();
-  const double seconds = timing_on ? tick_seconds(started_, ticks()) : 0.0;
+  const std::uint64_t now = ticks();
+  const double seconds = timing_on ? tick_seconds(started_, now) : 0.0;
   record_call(process_.stats, kind_, traffic_, seconds, algorithm_, &main_run_->clock());
+  process_.recorder.add(*group_, call_, instance_, algorithm_, now);
 }
 
 void record_call(Statistics& stats, CollKind kind, const TrafficStats& traffic, double seconds,

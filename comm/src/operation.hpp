@@ -13,6 +13,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "ccl/call.hpp"
@@ -56,6 +57,8 @@ class Stage {
     while (progress() != Progress::done) {
     }
   }
+  // Where the stage waits, for a hang report; `members` maps group ranks to world ranks.
+  virtual std::string describe_wait(const std::vector<int>& /*members*/) { return "a local step"; }
 };
 
 // A stage that runs a local function once (validation of gathered descriptors).
@@ -79,8 +82,9 @@ class Operation {
   Operation(const Operation&) = delete;
   Operation& operator=(const Operation&) = delete;
 
-  // Ready a pooled operation for a new collective on group g.
-  void begin(CollKind kind, std::shared_ptr<GroupState> g, Call&& call);
+  // Ready a pooled operation for collective instance `instance` on group g.
+  void begin(CollKind kind, std::shared_ptr<GroupState> g, Call&& call, std::uint64_t instance);
+  std::uint64_t instance() const { return instance_; }
   Call& call() { return call_; }
   GroupState& group() { return *group_; }
 
@@ -97,6 +101,8 @@ class Operation {
 
   Progress progress();
   void block();
+  // Where it waits: the current stage (develop-mode check or main schedule), its round and peers.
+  std::string describe_wait();
   void fail(std::exception_ptr e);
   bool done() const { return done_; }
   void rethrow_if_failed() const;
@@ -113,6 +119,7 @@ class Operation {
 
   Process& process_;
   CollKind kind_ = CollKind::sync;
+  std::uint64_t instance_ = 0;
   std::shared_ptr<GroupState> group_;
   Call call_;
   std::string_view algorithm_;

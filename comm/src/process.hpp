@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ccl/stats.hpp"
+#include "flight_recorder.hpp"
 #include "operation.hpp"
 
 namespace ccl::detail {
@@ -20,6 +21,7 @@ struct Process {
   std::map<std::vector<int>, std::uint64_t> explicit_forms;  // times each explicit list was formed
   Engine* engine = nullptr;
   Statistics stats;
+  FlightRecorder recorder;  // the last collectives completed, for hang reports
 
   // A free operation from the pool, or a new one.
   Operation* acquire() {

@@ -1,6 +1,9 @@
 #include "schedule_run.hpp"
 
 #include <cstring>
+#include <string>
+
+#include "watchdog.hpp"
 
 namespace ccl::detail {
 
@@ -41,6 +44,10 @@ Progress ScheduleRun::progress() {
 // which deliver the stamps it needs; the MPI path of a small collective is short enough that
 // those copies showed among its costs.
 void ScheduleRun::block() {
+  if (armed_watch != nullptr) {
+    block_watched();
+    return;
+  }
   while (round_ < s_->rounds()) {
     if (!posted_) {
       run_locals();
@@ -49,6 +56,17 @@ void ScheduleRun::block() {
       run_during();
     }
     channel_->wait_all(handles_);
+    end_round();
+  }
+}
+
+void ScheduleRun::block_watched() {
+  while (round_ < s_->rounds()) {
+    if (!posted_) start_round();
+    while (!channel_->test_all(handles_)) {
+      if (armed_watch->expired()) armed_watch->report(*this);
+      channel_->idle();
+    }
     end_round();
   }
 }
@@ -158,6 +176,31 @@ void ScheduleRun::end_round() {
   channel_->end_round(handles_);
   posted_ = false;
   ++round_;
+}
+
+std::string ScheduleRun::describe_wait(const std::vector<int>& members) {
+  const std::size_t rounds = s_ ? s_->rounds() : 0;
+  if (round_ >= rounds) return "the end of its schedule";
+  std::string out = "round " + std::to_string(round_ + 1) + " of " + std::to_string(rounds) +
+                    " of schedule '" + std::string(s_->algorithm) + "'";
+  if (!posted_) return out + ", before its transfers were posted";
+  const std::uint32_t begin = s_->round_begin[round_] + s_->plans[round_].locals;
+  const std::uint32_t end = s_->round_begin[round_ + 1] - s_->plans[round_].during;
+  const std::vector<bool> open = channel_->unfinished(handles_);
+  // One handle per transfer, unless a transfer above 2 GiB went as several (then name them all).
+  const bool one_to_one = open.size() == end - begin;
+  out += one_to_one ? ", waiting for:" : ", waiting for one of:";
+  for (std::uint32_t i = begin; i < end; ++i) {
+    if (one_to_one && !open[i - begin]) continue;
+    const Step& st = s_->steps[i];
+    const bool send = st.kind == StepKind::send;
+    const int world = st.peer < static_cast<int>(members.size()) ? members[static_cast<std::size_t>(st.peer)] : -1;
+    out += std::string(send ? " send to" : " receive from") + " member " + std::to_string(st.peer) +
+           " (world rank " + std::to_string(world) + ", " + std::to_string(send ? st.src.bytes : st.dst.bytes) +
+           " B);";
+  }
+  out.pop_back();
+  return out;
 }
 
 }  // namespace ccl::detail

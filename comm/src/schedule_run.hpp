@@ -32,11 +32,14 @@ class ScheduleRun final : public Stage {
              const std::byte* send, std::byte* recv, std::byte* scratch, const ReduceKernel* kernel,
              std::size_t elem, TrafficStats& traffic);
   Progress progress() override;
+  // Blocks in the transport, or polls while the watchdog is armed (watchdog.hpp).
   void block() override;
+  std::string describe_wait(const std::vector<int>& members) override;
   void abandon();  // release what a failed run still holds
   const Cost& clock() const { return clock_; }
 
  private:
+  void block_watched();   // block() polling, with the watchdog's deadline checked between polls
   void start_round();     // run_locals + post_transfers + run_during
   void run_locals();      // the round's copy and reduce steps, which precede its transfers
   void post_transfers();  // post the round's sends and receives

@@ -13,6 +13,7 @@
 #include "launch.hpp"
 #include "schedule_run.hpp"
 #include "tick_clock.hpp"
+#include "watchdog.hpp"
 
 namespace ccl::detail {
 
@@ -80,17 +81,21 @@ bool run_direct(const Group& group, const Call& call) {
   const Schedule& schedule = **found;
   std::byte* scratch = schedule.scratch_bytes > 0 ? d.scratch.get(schedule.scratch_bytes) : nullptr;
   TrafficStats traffic;
-  d.run.reset(*g.channel, g.channel->tag(g.instances++, 0), *found,
+  const std::uint64_t instance = g.instances++;
+  d.run.reset(*g.channel, g.channel->tag(instance, 0), *found,
               call.send, call.recv, scratch, call.kernel ? &call.kernel : nullptr, call.elem,
               traffic);
   try {
+    const Watch watch(g, call, instance);
     d.run.block();
   } catch (...) {
     d.run.abandon();
     throw;
   }
-  const double seconds = timing_on ? tick_seconds(started, ticks()) : 0.0;
+  const std::uint64_t done = ticks();
+  const double seconds = timing_on ? tick_seconds(started, done) : 0.0;
   record_call(g.process->stats, call.kind, traffic, seconds, schedule.algorithm, nullptr);
+  g.process->recorder.add(g, call, instance, schedule.algorithm, done);
   return true;
 }
 
@@ -107,8 +112,8 @@ Operation& prepare(const Group& group, Call call, Request& request) {
   Operation* op = g.process->acquire();
   request = Request(op);
   const CollKind kind = call.kind;
-  op->begin(kind, group.shared_state(), std::move(call));
   const std::uint64_t instance = g.instances++;
+  op->begin(kind, group.shared_state(), std::move(call), instance);
   try {
     if (develop) add_develop_checks(*op, problem, instance);
     if (!problem) add_main_schedule(*op, shape_of(op->call(), size, g.rank, in_place, g.torus), instance);
@@ -136,6 +141,7 @@ void run(const Group& group, Call call) {
   Operation& op = prepare(group, std::move(call), request);
   Engine& engine = *op.process().engine;
   if (engine.can_block()) {
+    const Watch watch(op);
     op.block();  // alone: straight through, blocking transfers where they are cheaper
   } else {
     engine.add(op);
