@@ -2,7 +2,8 @@
 # Sourced, not run.
 
 CCL_PACKAGES=(cmake g++ make openmpi-bin libopenmpi-dev libfftw3-dev libfftw3-mpi-dev
-  libtrilinos-kokkos-dev libgtest-dev googletest libbenchmark-dev gnuplot-nox)
+  libtrilinos-kokkos-dev libgtest-dev googletest libbenchmark-dev gnuplot-nox
+  clang libclang-rt-dev)  # libFuzzer test; clang only recommends the runtime (libclang_rt.fuzzer)
 
 ccl_root() { cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd; }
 

@@ -1,5 +1,6 @@
 #include "md/deck.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -74,13 +75,22 @@ std::vector<std::string> split_words(std::string_view s, const std::string& wher
   return words;
 }
 
-// Whether `line` ends (before blanks and outside a comment) with '&'; strips it if so.
-bool continues(std::string& line) {
+// Whether `line` ends (before blanks and outside a comment) with '&'; strips it if so. `quote` is
+// the quote the lines it continues left open (0 if none) and becomes the one it leaves open: a '#'
+// inside quotes starts no comment.
+bool continues(std::string& line, char& quote) {
   std::size_t end = line.size();
   while (end > 0 && std::isspace(static_cast<unsigned char>(line[end - 1]))) --end;
   if (end == 0 || line[end - 1] != '&') return false;
-  const std::size_t hash = line.find('#');
-  if (hash != std::string::npos && hash < end - 1) return false;  // the '&' is commented out
+  for (std::size_t i = 0; i + 1 < end; ++i) {
+    if (quote != 0) {
+      if (line[i] == quote) quote = 0;
+    } else if (line[i] == '"' || line[i] == '\'') {
+      quote = line[i];
+    } else if (line[i] == '#') {
+      return false;  // the '&' is commented out
+    }
+  }
   line.resize(end - 1);
   return true;
 }
@@ -93,6 +103,7 @@ std::vector<Command> parse_deck(std::string_view text, const std::string& file) 
   std::string physical, logical;
   int line = 0, first = 0;
   bool open = false;
+  char quote = 0;  // left open by the lines a continued command has read so far
   while (std::getline(in, physical)) {
     ++line;
     if (!physical.empty() && physical.back() == '\r') physical.pop_back();
@@ -102,8 +113,9 @@ std::vector<Command> parse_deck(std::string_view text, const std::string& file) 
     if (!open) {
       first = line;
       logical.clear();
+      quote = 0;
     }
-    open = continues(physical);
+    open = continues(physical, quote);
     logical += physical;
     logical += ' ';
     if (open) continue;
