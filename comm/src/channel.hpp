@@ -19,6 +19,8 @@ class Channel {
   virtual ~Channel() = default;
   // The tag of one phase of one collective instance on this group.
   virtual std::uint64_t tag(std::uint64_t instance, int phase) const = 0;
+  // Instances before tags repeat: at most this many collectives may be in flight on the group.
+  virtual std::uint64_t tag_cycle() const { return UINT64_MAX; }
   // `stamp` is the sender's critical-path clock as the message leaves (used by clocked channels).
   virtual void send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
                     const Cost& stamp, Handles& hs) = 0;

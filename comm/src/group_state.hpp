@@ -93,6 +93,9 @@ struct GroupState {
   Pgid pgid;
   std::vector<int> torus;  // the layout set_torus declared, if any
   std::uint64_t instances = 0;
+  // Nonblocking collectives started on the group and not yet complete, by instance (ascending):
+  // the oldest must complete before an instance a tag cycle later starts.
+  std::vector<std::pair<std::uint64_t, Operation*>> in_flight;
   std::unique_ptr<Channel> channel;
   ScheduleCache schedules;
   ScheduleCache check_schedules;  // develop-mode exchanges: fixed algorithms, never overridden

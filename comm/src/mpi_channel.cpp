@@ -88,8 +88,7 @@ MpiChannel::~MpiChannel() {
 }
 
 std::uint64_t MpiChannel::tag(std::uint64_t instance, int phase) const {
-  // Instances far apart may share a tag; by then the older one has long completed on this group,
-  // as members start collectives on a group in the same order.
+  // Instances a cycle apart share a tag: start() completes the older before the newer starts.
   return (instance & (tag_cycle_ - 1)) * kPhases + static_cast<std::uint64_t>(phase);
 }
 

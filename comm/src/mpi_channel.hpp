@@ -31,6 +31,7 @@ class MpiChannel final : public Channel {
   MpiChannel& operator=(const MpiChannel&) = delete;
 
   std::uint64_t tag(std::uint64_t instance, int phase) const override;
+  std::uint64_t tag_cycle() const override { return tag_cycle_; }
   void send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
             const Cost& stamp, Handles& hs) override;
   void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
@@ -59,8 +60,8 @@ class MpiChannel final : public Channel {
   std::vector<int> local_;  // fabric index of each member, -1 off-node
   Pgid context_;
   // Instances before tags repeat. Reuse is safe while fewer collectives than that are in flight
-  // on the group: members start them in the same order, and messages from one peer with one tag
-  // are matched in the order they were sent, on MPI as on the shared-memory rings.
+  // on the group (start() sees to it): members start them in the same order, and messages from
+  // one peer with one tag are matched in the order they were sent, on MPI as on the rings.
   std::uint64_t tag_cycle_;
   unsigned idle_polls_ = 0;
 };

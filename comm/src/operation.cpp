@@ -1,5 +1,8 @@
 #include "operation.hpp"
 
+#include <algorithm>
+#include <utility>
+
 #include "group_state.hpp"
 #include "process.hpp"
 #include "schedule_run.hpp"
@@ -13,7 +16,8 @@ Operation::Operation(Process& process)
 
 Operation::~Operation() = default;
 
-void Operation::begin(CollKind kind, std::shared_ptr<GroupState> g, Call&& call, std::uint64_t instance) {
+void Operation::begin(CollKind kind, std::shared_ptr<GroupState> g, Call&& call,
+                      std::uint64_t instance) {
   kind_ = kind;
   instance_ = instance;
   group_ = std::move(g);
@@ -31,7 +35,9 @@ void Operation::add(std::unique_ptr<Stage> s) {
   owned_.push_back(std::move(s));
 }
 
-void Operation::add_main() { stages_.push_back(main_run_.get()); }
+void Operation::add_main() {
+  stages_.push_back(main_run_.get());
+}
 
 Progress Operation::progress() {
   if (done_) return Progress::done;
@@ -71,10 +77,26 @@ std::string Operation::describe_wait() {
   return s + ", " + stages_[current_]->describe_wait(group_->members);
 }
 
+void Operation::track_in_group() {
+  group_->in_flight.emplace_back(instance_, this);
+  tracked_ = true;
+}
+
+void Operation::untrack() {
+  if (!tracked_) return;
+  tracked_ = false;
+  auto& list = group_->in_flight;
+  const auto at =
+      std::lower_bound(list.begin(), list.end(), instance_,
+                       [](const auto& entry, std::uint64_t i) { return entry.first < i; });
+  if (at != list.end() && at->second == this) list.erase(at);
+}
+
 void Operation::fail(std::exception_ptr e) {
   if (done_) return;
   error_ = std::move(e);
   done_ = true;
+  untrack();
   main_run_->abandon();
   clear_stages();
 }
@@ -91,6 +113,7 @@ void Operation::clear_stages() {
 
 void Operation::finish() {
   done_ = true;
+  untrack();
   clear_stages();
   const std::uint64_t now = ticks();
   const double seconds = timing_on ? tick_seconds(started_, now) : 0.0;

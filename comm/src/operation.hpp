@@ -85,6 +85,8 @@ class Operation {
   // Ready a pooled operation for collective instance `instance` on group g.
   void begin(CollKind kind, std::shared_ptr<GroupState> g, Call&& call, std::uint64_t instance);
   std::uint64_t instance() const { return instance_; }
+  // Listed in its group's in_flight until it completes (nonblocking starts).
+  void track_in_group();
   Call& call() { return call_; }
   GroupState& group() { return *group_; }
 
@@ -116,10 +118,12 @@ class Operation {
  private:
   void finish();
   void clear_stages();
+  void untrack();
 
   Process& process_;
   CollKind kind_ = CollKind::sync;
   std::uint64_t instance_ = 0;
+  bool tracked_ = false;
   std::shared_ptr<GroupState> group_;
   Call call_;
   std::string_view algorithm_;

@@ -29,11 +29,11 @@ void add_main_schedule(Operation& op, const Shape& shape, std::uint64_t instance
   GroupState& g = op.group();
   std::shared_ptr<const Schedule> schedule = g.schedules.get(shape, g.process->stats);
   const Call& c = op.call();
-  std::byte* scratch = schedule->scratch_bytes > 0 ? op.main_scratch(schedule->scratch_bytes) : nullptr;
+  std::byte* scratch =
+      schedule->scratch_bytes > 0 ? op.main_scratch(schedule->scratch_bytes) : nullptr;
   op.set_algorithm(schedule->algorithm);
-  op.main_run().reset(*g.channel, g.channel->tag(instance, 0), schedule,
-                      c.send, c.recv, scratch, c.kernel ? &c.kernel : nullptr, shape.elem,
-                      op.traffic());
+  op.main_run().reset(*g.channel, g.channel->tag(instance, 0), schedule, c.send, c.recv, scratch,
+                      c.kernel ? &c.kernel : nullptr, shape.elem, op.traffic());
   op.add_main();
 }
 
@@ -43,13 +43,13 @@ void add_check_schedule(Operation& op, const Shape& shape, const std::byte* send
   static const Choice concat{find_algorithm(CollKind::concat, "bruck"), {}};
   static const Choice index{find_algorithm(CollKind::index, "pairwise"), {}};
   GroupState& g = op.group();
-  std::shared_ptr<const Schedule> schedule =
-      g.check_schedules.get(shape, g.process->stats, shape.kind == CollKind::index ? &index : &concat);
+  std::shared_ptr<const Schedule> schedule = g.check_schedules.get(
+      shape, g.process->stats, shape.kind == CollKind::index ? &index : &concat);
   auto scratch = std::make_shared<Scratch>();
   scratch->bytes.reset(new std::byte[schedule->scratch_bytes + 1]);
   auto run = std::make_unique<ScheduleRun>();
-  run->reset(*g.channel, g.channel->tag(instance, phase), schedule,
-             send, recv, scratch->bytes.get(), nullptr, shape.elem, op.traffic());
+  run->reset(*g.channel, g.channel->tag(instance, phase), schedule, send, recv,
+             scratch->bytes.get(), nullptr, shape.elem, op.traffic());
   op.keep(std::move(scratch));
   op.add(std::move(run));
 }
@@ -82,9 +82,8 @@ bool run_direct(const Group& group, const Call& call) {
   std::byte* scratch = schedule.scratch_bytes > 0 ? d.scratch.get(schedule.scratch_bytes) : nullptr;
   TrafficStats traffic;
   const std::uint64_t instance = g.instances++;
-  d.run.reset(*g.channel, g.channel->tag(instance, 0), *found,
-              call.send, call.recv, scratch, call.kernel ? &call.kernel : nullptr, call.elem,
-              traffic);
+  d.run.reset(*g.channel, g.channel->tag(instance, 0), *found, call.send, call.recv, scratch,
+              call.kernel ? &call.kernel : nullptr, call.elem, traffic);
   try {
     const Watch watch(g, call, instance);
     d.run.block();
@@ -99,10 +98,27 @@ bool run_direct(const Group& group, const Call& call) {
   return true;
 }
 
+// Tags repeat every tag cycle of instances: before instance i starts, instance i - cycle must
+// have completed on this member, or its messages could match the new one's. Members start a
+// group's collectives in the same order, so the older instance is under way on every member.
+void make_room_for_next_instance(GroupState& g) {
+  const std::uint64_t cycle = g.channel->tag_cycle();
+  while (!g.in_flight.empty() && g.instances - g.in_flight.front().first >= cycle) {
+    Operation& oldest = *g.in_flight.front().second;
+    oldest.retain();  // its error, if any, stays for its own request to rethrow
+    try {
+      g.process->engine->wait(oldest);
+    } catch (...) {
+    }
+    oldest.release();
+  }
+}
+
 // Check the call and set up its operation (develop-mode checks, main schedule); `request` owns
 // the operation from the start, so nothing leaks when setting up throws.
 Operation& prepare(const Group& group, Call call, Request& request) {
   GroupState& g = group.state();
+  if (!g.in_flight.empty()) make_room_for_next_instance(g);
   const int size = static_cast<int>(g.members.size());
   bool in_place = false;
   const std::optional<Problem> problem = check_call(call, size, g.rank, in_place);
@@ -116,7 +132,8 @@ Operation& prepare(const Group& group, Call call, Request& request) {
   op->begin(kind, group.shared_state(), std::move(call), instance);
   try {
     if (develop) add_develop_checks(*op, problem, instance);
-    if (!problem) add_main_schedule(*op, shape_of(op->call(), size, g.rank, in_place, g.torus), instance);
+    if (!problem)
+      add_main_schedule(*op, shape_of(op->call(), size, g.rank, in_place, g.torus), instance);
   } catch (...) {
     // Not started, so nothing will complete it: mark it failed, or the request would wait for
     // it forever when the exception unwinds it.
@@ -132,6 +149,7 @@ Request start(const Group& group, Call call) {
   Request request;
   Operation& op = prepare(group, std::move(call), request);
   op.process().engine->add(op);
+  if (!op.done()) op.track_in_group();
   return request;
 }
 

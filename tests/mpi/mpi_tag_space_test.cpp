@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ccl/ccl.hpp"
+#include "ccl/selection.hpp"
 #include "group_state.hpp"
 
 namespace {
@@ -52,6 +53,35 @@ TEST(TagSpace, ManyMoreInstancesThanTagsStayCorrect) {
     ASSERT_EQ(below[0], r + 1);
     ASSERT_EQ(in_half[0], H);
   }
+}
+
+// More collectives in flight on one group than the tag cycle holds: starting instance i + cycle
+// must first complete instance i on this member. Rank 0 waits for its first combine before
+// starting the last, so its late messages of the first would otherwise meet the others' last.
+TEST(TagSpace, MoreInFlightThanTheTagCycleStayCorrect) {
+  const ccl::Group w = ccl::world();
+  const int P = w.size(), r = w.rank();
+  const std::uint64_t cycle = w.state().channel->tag_cycle();
+  if (cycle > 64) GTEST_SKIP() << "run with CCL_TAG_UB=31: a tag cycle of 8";
+  const int K = static_cast<int>(cycle) * 3 + 1;
+  const std::size_t n = 300;  // several rounds of a ring combine, through MPI and the rings
+  for (const char* algorithm : {"ring", "recursive_doubling"}) {
+    ccl::set_override(ccl::CollKind::combine, algorithm);
+    std::vector<std::vector<I64>> in(K), out(K);
+    std::vector<ccl::Request> req(K);
+    for (int i = 0; i < K; ++i) {
+      if (i == static_cast<int>(cycle) && r == 0) req[0].wait();
+      in[i].assign(n, I64{1000} * i + r);
+      out[i].assign(n, -1);
+      req[i] = ccl::icombine(w, in[i], out[i], ccl::sum);
+    }
+    for (int i = K - 1; i >= 0; --i) req[i].wait();
+    for (int i = 0; i < K; ++i) {
+      const I64 want = I64{1000} * i * P + I64{P} * (P - 1) / 2;
+      for (I64 v : out[i]) ASSERT_EQ(v, want) << algorithm << ", instance " << i;
+    }
+  }
+  ccl::set_override(ccl::CollKind::combine, "");
 }
 
 }  // namespace
