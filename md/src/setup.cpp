@@ -138,13 +138,23 @@ void create_atoms(System& s, const Command& c) {
   }
   const Vec3 a = s.lattice->spacing();
   const Vec3 len = s.length();
+  // The cell range in double first: a region far out (or unbounded, 1e308 in lattice units) has
+  // cell indices that do not fit in a long, and converting them would be undefined.
+  std::array<double, 3> from{}, to{};
+  for (std::size_t d = 0; d < 3; ++d) {
+    from[d] = std::floor(where.lo[d] / a[d]) - 1;
+    to[d] = std::ceil(where.hi[d] / a[d]) + 1;
+    if (!(std::abs(from[d]) < 1e15 && std::abs(to[d]) < 1e15)) {
+      c.fail("create_atoms: the region reaches more than 1e15 lattice spacings from the origin");
+    }
+  }
+  const double cells = (to[0] - from[0]) * (to[1] - from[1]) * (to[2] - from[2]);
+  if (cells * double(basis_type.size()) > 1e8) c.fail("create_atoms: more than 1e8 lattice points to try");
   std::array<long, 3> first{}, last{};
   for (std::size_t d = 0; d < 3; ++d) {
-    first[d] = static_cast<long>(std::floor(where.lo[d] / a[d])) - 1;
-    last[d] = static_cast<long>(std::ceil(where.hi[d] / a[d])) + 1;
+    first[d] = static_cast<long>(from[d]);
+    last[d] = static_cast<long>(to[d]);
   }
-  const double cells = double(last[0] - first[0]) * double(last[1] - first[1]) * double(last[2] - first[2]);
-  if (cells * double(basis_type.size()) > 1e8) c.fail("create_atoms: more than 1e8 lattice points to try");
   auto inside = [&](const Vec3& p) {
     for (std::size_t d = 0; d < 3; ++d) {
       const double eps = 1e-10 * len[d];

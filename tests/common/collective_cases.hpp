@@ -342,28 +342,34 @@ template <class Runner>
 void builtin_ops(Runner& run) {
   const int P = run.size();
   PerMember<I64> send(static_cast<std::size_t>(P)), recv(send.size());
-  auto go = [&](auto op, auto expect) {
+  using Row = std::vector<I64> (*)(int);
+  Row row = [](int r) { return std::vector<I64>{r + 2, (r % 3) == 0 ? 1 : 0, r % 2, 6 + r}; };
+  // prod gets factors whose products fit in int64 at any P ((P + 1)! overflows from P = 20).
+  Row prod_row = [](int r) {
+    return std::vector<I64>{(r % 3) == 0 ? -1 : 1, r < 60 && r % 2 ? 2 : 1, r % 2, r < 140 && r % 7 == 3 ? 3 : 1};
+  };
+  auto fold = [&](auto f, std::size_t i, Row data) {
+    I64 acc = data(0)[i];
+    for (int r = 1; r < P; ++r) acc = f(acc, data(r)[i]);
+    return acc;
+  };
+  auto go = [&](auto op, auto f, Row data) {
+    const std::vector<I64> expect{fold(f, 0, data), fold(f, 1, data), fold(f, 2, data), fold(f, 3, data)};
     run.each([&](int r) {
-      send[r] = {r + 2, (r % 3) == 0 ? 1 : 0, r % 2, 6 + r};
+      send[r] = data(r);
       recv[r].assign(4, -7);
     });
     run.collective([&](const ccl::Group& g, int r) { return ccl::icombine(g, send[r], recv[r], op); });
     run.each([&](int r) { EXPECT_EQ(recv[r], expect) << "op " << ccl::make_kernel<I64>(op).name; });
   };
-  auto fold = [&](auto f, std::size_t i) {
-    I64 acc = std::vector<I64>{2, 1, 0, 6}[i];
-    for (int r = 1; r < P; ++r) acc = f(acc, std::vector<I64>{r + 2, (r % 3) == 0 ? 1 : 0, r % 2, 6 + r}[i]);
-    return acc;
-  };
-  auto expect = [&](auto f) { return std::vector<I64>{fold(f, 0), fold(f, 1), fold(f, 2), fold(f, 3)}; };
-  go(ccl::sum, expect(std::plus<>{}));
-  go(ccl::prod, expect(std::multiplies<>{}));
-  go(ccl::min, expect([](I64 a, I64 b) { return std::min(a, b); }));
-  go(ccl::max, expect([](I64 a, I64 b) { return std::max(a, b); }));
-  go(ccl::land, expect([](I64 a, I64 b) { return static_cast<I64>(a && b); }));
-  go(ccl::lor, expect([](I64 a, I64 b) { return static_cast<I64>(a || b); }));
-  go(ccl::band, expect([](I64 a, I64 b) { return a & b; }));
-  go(ccl::bor, expect([](I64 a, I64 b) { return a | b; }));
+  go(ccl::sum, std::plus<>{}, row);
+  go(ccl::prod, std::multiplies<>{}, prod_row);
+  go(ccl::min, [](I64 a, I64 b) { return std::min(a, b); }, row);
+  go(ccl::max, [](I64 a, I64 b) { return std::max(a, b); }, row);
+  go(ccl::land, [](I64 a, I64 b) { return static_cast<I64>(a && b); }, row);
+  go(ccl::lor, [](I64 a, I64 b) { return static_cast<I64>(a || b); }, row);
+  go(ccl::band, [](I64 a, I64 b) { return a & b; }, row);
+  go(ccl::bor, [](I64 a, I64 b) { return a | b; }, row);
 
   // minloc / maxloc: values with ties, ties resolved to the smaller index.
   using VI = ccl::ValueIndex<double>;
