@@ -32,6 +32,17 @@ ccl_build() {
   cmake --build "$root/build" -j "$(nproc)"
 }
 
+# The unit, simulator and MPI tests under ASan + UBSan: configure and build the sanitize preset
+# (build-sanitize/), then run its test preset (options, suppressions and the tests left out are in
+# tests/CMakeLists.txt). Arguments go to ctest.
+ccl_sanitize_tests() {
+  local root; root=$(ccl_root)
+  ccl_mpi_env
+  (cd "$root" && cmake --preset sanitize > /dev/null &&
+    cmake --build --preset sanitize -j "$(nproc)" &&
+    ctest --preset sanitize -j "$(nproc)" "$@")
+}
+
 # Open MPI refuses to run as root unless told; more ranks than cores need --oversubscribe.
 ccl_mpi_env() {
   if [ "$(id -u)" -eq 0 ]; then
