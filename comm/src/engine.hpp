@@ -19,6 +19,8 @@ class Engine {
   bool test(Operation& op);
   void wait(Operation& op);
   std::size_t outstanding() const { return active_.size(); }
+  // Advance every active operation once, never blocking (for callers waiting on something else).
+  void poll() { progress_all(); }
   // May an operation run by blocking, without the engine? Only when nothing else is in flight
   // (and never on the simulator, whose members cannot block).
   bool can_block() const { return !stall_is_deadlock_ && active_.empty(); }

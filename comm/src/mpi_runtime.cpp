@@ -16,6 +16,7 @@
 #include "engine.hpp"
 #include "group_state.hpp"
 #include "mpi_channel.hpp"
+#include "mpi_runtime.hpp"
 #include "partition.hpp"
 #include "shm_fabric.hpp"
 #include "watchdog.hpp"
@@ -169,5 +170,15 @@ Group partition(const Group& parent, int color, int key, std::string label) {
   if (label.empty()) label = std::to_string(color);
   return make_group(rt, std::move(g), std::move(label), comm);
 }
+
+namespace detail {
+
+Process& mpi_process() { return runtime().process; }
+Engine& mpi_engine() { return runtime().engine; }
+Group adopt_communicator(MPI_Comm comm, NewGroup g, std::string label) {
+  return make_group(runtime(), std::move(g), std::move(label), comm);
+}
+
+}  // namespace detail
 
 }  // namespace ccl

@@ -1,0 +1,92 @@
+#include "comm_entry.hpp"
+
+#include <set>
+
+#include "pass_through.hpp"
+#include "pending.hpp"
+
+namespace ccl::drop_in {
+
+namespace {
+
+int keyval = MPI_KEYVAL_INVALID;
+std::set<CommEntry*> forming;             // entries still forming their group
+std::set<MPI_Comm> cached;                // communicators holding an entry
+
+// The attribute holds a shared_ptr, so that a nonblocking collective still in flight keeps the
+// group after the communicator is freed.
+int drop_entry(MPI_Comm comm, int, void* value, void*) {
+  const InsideWrapper inside;  // the group's teardown calls MPI
+  auto* holder = static_cast<std::shared_ptr<CommEntry>*>(value);
+  forming.erase(holder->get());
+  cached.erase(comm);
+  delete holder;
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+CommEntry::CommEntry(MPI_Comm comm)
+    : comm_(comm), formation_(std::make_unique<GroupFormation>(comm, "MPI communicator")) {}
+
+bool CommEntry::advance() {
+  if (formation_ != nullptr) {
+    if (!formation_->test()) return false;
+    group_ = formation_->group();
+    formation_.reset();
+    forming.erase(this);
+  }
+  while (!queue_.empty()) {  // in call order: the order every member starts them in
+    Pending* p = queue_.front();
+    queue_.pop_front();
+    p->start();
+  }
+  return true;
+}
+
+const Group& CommEntry::group() {
+  while (!advance()) advance_everything();
+  return group_;
+}
+
+std::shared_ptr<CommEntry> entry_of(MPI_Comm comm, const char** why_not) {
+  if (keyval == MPI_KEYVAL_INVALID) {
+    PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &drop_entry, &keyval, nullptr);
+  }
+  void* value = nullptr;
+  int found = 0;
+  PMPI_Comm_get_attr(comm, keyval, &value, &found);
+  if (found) return *static_cast<std::shared_ptr<CommEntry>*>(value);
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  if (inter) {
+    *why_not = "intercommunicator";
+    return nullptr;
+  }
+  std::shared_ptr<CommEntry> entry;
+  try {
+    entry = std::make_shared<CommEntry>(comm);
+  } catch (const std::exception&) {
+    *why_not = "communicator with processes outside MPI_COMM_WORLD";
+    return nullptr;
+  }
+  PMPI_Comm_set_attr(comm, keyval, new std::shared_ptr<CommEntry>(entry));
+  forming.insert(entry.get());
+  cached.insert(comm);
+  return entry;
+}
+
+bool advance_entries() {
+  if (forming.empty()) return false;
+  const std::set<CommEntry*> now = forming;  // advance() erases from `forming`
+  for (CommEntry* e : now) e->advance();
+  return !forming.empty();
+}
+
+void release_entries() {
+  const std::set<MPI_Comm> comms = cached;
+  for (MPI_Comm c : comms) PMPI_Comm_delete_attr(c, keyval);
+  if (keyval != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(&keyval);
+}
+
+}  // namespace ccl::drop_in

@@ -1,0 +1,50 @@
+// One ccl group per MPI communicator, made at the communicator's first collective and cached on
+// it as an attribute; freeing the communicator (or MPI_Finalize) releases the group. Forming
+// the group is itself nonblocking (ccl::GroupFormation): a nonblocking collective called before
+// it is formed waits in the entry's queue and starts, in call order, once it is.
+#pragma once
+
+#include <mpi.h>
+
+#include <deque>
+#include <memory>
+#include <optional>
+
+#include "ccl/communicator.hpp"
+#include "ccl/group.hpp"
+
+namespace ccl::drop_in {
+
+struct Pending;
+
+class CommEntry {
+ public:
+  explicit CommEntry(MPI_Comm comm);
+  MPI_Comm comm() const { return comm_; }
+  // Advance the formation without blocking; once formed, start the queued collectives. True
+  // when formed.
+  bool advance();
+  // The group, formed (progressing everything else meanwhile) and with the queue started.
+  const Group& group();
+  // A nonblocking collective to start once the group is formed and the ones before it started.
+  void enqueue(Pending* p) { queue_.push_back(p); }
+  bool ready() const { return formation_ == nullptr && queue_.empty(); }
+  // The group once advance() returned true.
+  const Group& formed_group() const { return group_; }
+
+ private:
+  MPI_Comm comm_;
+  std::unique_ptr<GroupFormation> formation_;
+  Group group_;
+  std::deque<Pending*> queue_;
+};
+
+// The entry of a communicator, made (and its formation started) on first use. Null when the
+// drop-in cannot run collectives on it, with the reason in *why_not.
+std::shared_ptr<CommEntry> entry_of(MPI_Comm comm, const char** why_not);
+// Advance the entries whose group is still forming; true while any is.
+bool advance_entries();
+// At MPI_Finalize: release every group.
+void release_entries();
+
+}  // namespace ccl::drop_in

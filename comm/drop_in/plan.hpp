@@ -1,0 +1,33 @@
+// One MPI collective as ccl runs it: ccl calls in order, each built when its turn comes (a later
+// call may depend on an earlier one's result, as the counts a root broadcasts before a gatherv),
+// and the local work after the last (unpacking, a local reduction, a copy). Temporaries live as
+// long as the plan. Blocking collectives run every call inside the MPI call; nonblocking ones
+// take single-call plans only, so a collective never has a ccl call left to start after the
+// user has started others on the same communicator.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ccl/call.hpp"
+
+namespace ccl::drop_in {
+
+struct Plan {
+  std::vector<std::function<detail::Call()>> calls;
+  std::vector<std::function<void()>> after;  // in order, once every call is done
+  std::vector<std::unique_ptr<std::byte[]>> temporaries;
+
+  std::byte* temporary(std::size_t bytes) {
+    temporaries.push_back(std::make_unique_for_overwrite<std::byte[]>(bytes == 0 ? 1 : bytes));
+    return temporaries.back().get();
+  }
+  void add(detail::Call call) {
+    calls.push_back([c = std::move(call)] { return c; });
+  }
+};
+
+}  // namespace ccl::drop_in

@@ -1,0 +1,33 @@
+// What the drop-in did, per MPI collective: calls run on ccl and the algorithms ccl chose, calls
+// handed to MPI and why, bytes and time. CCL_MPI_REPORT=1 prints it from rank 0 at MPI_Finalize.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace ccl::drop_in {
+
+enum class MpiCall {
+  Bcast, Ibcast, Reduce, Ireduce, Allreduce, Iallreduce, Scatter, Iscatter, Scatterv, Iscatterv,
+  Gather, Igather, Gatherv, Igatherv, Allgather, Iallgather, Allgatherv, Iallgatherv, Alltoall,
+  Ialltoall, Alltoallv, Ialltoallv, Scan, Iscan, Exscan, Iexscan, Reduce_scatter_block,
+  Ireduce_scatter_block, Barrier, Ibarrier, count
+};
+constexpr int kMpiCalls = static_cast<int>(MpiCall::count);
+
+struct Usage {
+  std::uint64_t on_ccl = 0;
+  std::uint64_t on_mpi = 0;  // fallbacks
+  std::uint64_t bytes = 0;   // this rank's buffer bytes (send side; receive side for a root)
+  double seconds = 0;        // inside the MPI call (start only, for nonblocking ones)
+  std::map<std::string, std::uint64_t> algorithms;  // "<ccl collective> <algorithm>" -> calls
+  std::map<std::string, std::uint64_t> reasons;     // fallback reason -> calls
+};
+
+Usage& usage(MpiCall c);
+const char* mpi_call_name(MpiCall c);
+// Collective over MPI_COMM_WORLD (called from MPI_Finalize when CCL_MPI_REPORT=1).
+void print_report();
+
+}  // namespace ccl::drop_in

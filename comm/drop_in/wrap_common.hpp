@@ -1,0 +1,45 @@
+// Shared by the collective wrappers: timing, the checks made before anything else, the rank.
+#pragma once
+
+#include <mpi.h>
+
+#include "usage_report.hpp"
+
+namespace ccl::drop_in {
+
+// Adds the time spent in the MPI call to its row of the report.
+struct Timed {
+  explicit Timed(MpiCall which) : u(usage(which)), t0(PMPI_Wtime()) {}
+  ~Timed() { u.seconds += PMPI_Wtime() - t0; }
+  Timed(const Timed&) = delete;
+  Timed& operator=(const Timed&) = delete;
+  Usage& u;
+  double t0;
+};
+
+// Arguments MPI itself must judge go to MPI, which reports them through the communicator's
+// error handler exactly as without the drop-in.
+inline constexpr const char* kInvalid = "invalid arguments (MPI reports them)";
+
+// Null when the communicator is an intracommunicator the drop-in may look at, else the reason
+// for handing the call to MPI.
+inline const char* communicator_problem(MPI_Comm comm) {
+  if (comm == MPI_COMM_NULL) return kInvalid;
+  int inter = 0;
+  if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS) return kInvalid;
+  return inter ? "intercommunicator" : nullptr;
+}
+
+// Rank and size; -1 and 0 for MPI_COMM_NULL, which communicator_problem() then sends to MPI.
+inline int rank_in(MPI_Comm comm) {
+  int r = -1;
+  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &r);
+  return r;
+}
+inline int size_of(MPI_Comm comm) {
+  int s = 0;
+  if (comm != MPI_COMM_NULL) PMPI_Comm_size(comm, &s);
+  return s;
+}
+
+}  // namespace ccl::drop_in

@@ -1,0 +1,274 @@
+// MPI_Bcast, MPI_Scatter(v) and MPI_Gather(v), blocking and nonblocking, as ccl bcast, scatter
+// and gather of packed bytes. The v-forms broadcast the root's counts first (the other members
+// do not know them, and ccl's trees need them): two ccl calls, so blocking forms only.
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "pass_through.hpp"
+#include "wrap_common.hpp"
+#include "wrap_support.hpp"
+
+namespace ccl::drop_in {
+
+namespace {
+
+// Checks shared by the rooted collectives; the entry, or null when MPI must do it.
+std::shared_ptr<CommEntry> admit(MpiCall which, MPI_Comm comm, int root, std::initializer_list<int> counts,
+                                 std::initializer_list<MPI_Datatype> types) {
+  if (const char* why = communicator_problem(comm)) {
+    count_fallback(which, why);
+    return nullptr;
+  }
+  bool bad = root < 0 || root >= size_of(comm);
+  for (int n : counts) bad = bad || n < 0;
+  for (MPI_Datatype t : types) bad = bad || t == MPI_DATATYPE_NULL;
+  if (bad) {
+    count_fallback(which, kInvalid);
+    return nullptr;
+  }
+  return route(which, comm);
+}
+
+int bcast(MpiCall which, void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request) {
+  const InsideWrapper inside;
+  const Timed timed(which);
+  auto entry = admit(which, comm, root, {count}, {type});
+  if (entry == nullptr) {
+    return request ? PMPI_Ibcast(buf, count, type, root, comm, request) : PMPI_Bcast(buf, count, type, root, comm);
+  }
+  const std::size_t bytes = static_cast<std::size_t>(count) * layout_of(type).size;
+  usage(which).bytes += bytes;
+  auto plan = std::make_unique<Plan>();
+  std::byte* wire = rank_in(comm) == root ? send_bytes(*plan, buf, count, type, comm)
+                                          : recv_bytes(*plan, buf, count, type, comm);
+  detail::Call c = byte_call(CollKind::bcast, root);
+  c.send = c.recv = wire;
+  c.send_elems = c.recv_elems = bytes;
+  plan->add(std::move(c));
+  return run_plan(which, comm, entry, std::move(plan), request);
+}
+
+// Scatter and gather: the root's side holds every member's block; `own` is the root's block
+// when it passed MPI_IN_PLACE for its small buffer.
+int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  const InsideWrapper inside;
+  const Timed timed(which);
+  const bool at_root = rank_in(comm) == root;
+  const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
+  auto entry = at_root ? admit(which, comm, root, {sendcount}, {sendtype})
+                       : admit(which, comm, root, {recvcount}, {recvtype});
+  if (entry == nullptr) {
+    return request ? PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request)
+                   : PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }
+  const int members = size_of(comm);
+  auto plan = std::make_unique<Plan>();
+  detail::Call c = byte_call(CollKind::scatter, root);
+  if (at_root) {
+    const std::size_t block = static_cast<std::size_t>(sendcount) * layout_of(sendtype).size;
+    usage(which).bytes += block * static_cast<std::size_t>(members);
+    c.send = send_bytes(*plan, sendbuf, sendcount * members, sendtype, comm);
+    c.send_elems = block * static_cast<std::size_t>(members);
+    c.recv = in_place ? const_cast<std::byte*>(c.send) + block * static_cast<std::size_t>(root)
+                      : recv_bytes(*plan, recvbuf, recvcount, recvtype, comm);
+    c.recv_elems = block;
+  } else {
+    c.recv = recv_bytes(*plan, recvbuf, recvcount, recvtype, comm);
+    c.recv_elems = static_cast<std::size_t>(recvcount) * layout_of(recvtype).size;
+  }
+  plan->add(std::move(c));
+  return run_plan(which, comm, entry, std::move(plan), request);
+}
+
+int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  const InsideWrapper inside;
+  const Timed timed(which);
+  const bool at_root = rank_in(comm) == root;
+  const bool in_place = at_root && sendbuf == MPI_IN_PLACE;
+  auto entry = at_root ? admit(which, comm, root, {recvcount}, {recvtype})
+                       : admit(which, comm, root, {sendcount}, {sendtype});
+  if (entry == nullptr) {
+    return request ? PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request)
+                   : PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }
+  const int members = size_of(comm);
+  auto plan = std::make_unique<Plan>();
+  detail::Call c = byte_call(CollKind::gather, root);
+  if (at_root) {
+    const Layout& l = layout_of(recvtype);
+    const std::size_t block = static_cast<std::size_t>(recvcount) * l.size;
+    usage(which).bytes += block * static_cast<std::size_t>(members);
+    c.recv = recv_bytes(*plan, recvbuf, recvcount * members, recvtype, comm);
+    c.recv_elems = block * static_cast<std::size_t>(members);
+    std::byte* own = c.recv + block * static_cast<std::size_t>(root);
+    if (in_place && !l.packed) {  // the root's block sits in the user's buffer, not the temporary
+      const std::vector<int> counts(static_cast<std::size_t>(members), recvcount);
+      std::vector<int> displacements(static_cast<std::size_t>(members));
+      for (int i = 0; i < members; ++i) displacements[static_cast<std::size_t>(i)] = i * recvcount;
+      pack_block_into(c.recv, recvbuf, Blocks{counts.data(), displacements.data(), members}, root, recvtype, comm);
+    }
+    c.send = in_place ? own : send_bytes(*plan, sendbuf, sendcount, sendtype, comm);
+    c.send_elems = block;
+  } else {
+    c.send = send_bytes(*plan, sendbuf, sendcount, sendtype, comm);
+    c.send_elems = static_cast<std::size_t>(sendcount) * layout_of(sendtype).size;
+    usage(which).bytes += c.send_elems;
+  }
+  plan->add(std::move(c));
+  return run_plan(which, comm, entry, std::move(plan), request);
+}
+
+// The root's counts in bytes, broadcast to every member before a v-form; read when the v-form's
+// call is built.
+const std::size_t* counts_from_root(Plan& plan, int members, int root, const std::vector<std::size_t>& at_root) {
+  auto* counts = reinterpret_cast<std::size_t*>(plan.temporary(sizeof(std::size_t) * static_cast<std::size_t>(members)));
+  std::copy(at_root.begin(), at_root.end(), counts);
+  detail::Call c = byte_call(CollKind::bcast, root);
+  c.elem = sizeof(std::size_t);
+  c.send = c.recv = reinterpret_cast<std::byte*>(counts);
+  c.send_elems = c.recv_elems = static_cast<std::size_t>(members);
+  plan.add(std::move(c));
+  return counts;
+}
+
+// Where member `me`'s block starts among packed blocks, and their total.
+std::pair<std::size_t, std::size_t> offset_and_total(const std::vector<std::size_t>& counts, int me) {
+  std::size_t offset = 0, total = 0;
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    if (static_cast<int>(i) < me) offset += counts[i];
+    total += counts[i];
+  }
+  return {offset, total};
+}
+
+int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype, void* recvbuf,
+             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const MpiCall which = MpiCall::Scatterv;
+  const InsideWrapper inside;
+  const Timed timed(which);
+  const bool at_root = rank_in(comm) == root;
+  const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
+  auto entry = admit(which, comm, root, {at_root ? 0 : recvcount}, {at_root ? sendtype : recvtype});
+  if (entry == nullptr) {
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }
+  const int members = size_of(comm);
+  const int me = rank_in(comm);
+  auto plan = std::make_unique<Plan>();
+  const Blocks blocks{sendcounts, displs, members};
+  const std::size_t* counts =
+      counts_from_root(*plan, members, root, at_root ? block_bytes(blocks, sendtype) : std::vector<std::size_t>{});
+  std::byte* send = at_root ? send_blocks(*plan, sendbuf, blocks, sendtype, comm) : nullptr;
+  std::byte* recv = nullptr;
+  if (!in_place) recv = recv_bytes(*plan, recvbuf, recvcount, recvtype, comm);
+  plan->calls.push_back([=] {
+    detail::Call c = byte_call(CollKind::scatterv, root);
+    c.counts.assign(counts, counts + members);
+    const auto [offset, total] = offset_and_total(c.counts, me);
+    c.send = send;
+    c.send_elems = at_root ? total : 0;
+    c.recv = in_place ? send + offset : recv;
+    c.recv_elems = c.counts[static_cast<std::size_t>(me)];
+    usage(which).bytes += at_root ? total : c.recv_elems;
+    return c;
+  });
+  return run_plan(which, comm, entry, std::move(plan), nullptr);
+}
+
+int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
+            const int* displs, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const MpiCall which = MpiCall::Gatherv;
+  const InsideWrapper inside;
+  const Timed timed(which);
+  const bool at_root = rank_in(comm) == root;
+  const bool in_place = at_root && sendbuf == MPI_IN_PLACE;
+  auto entry = admit(which, comm, root, {in_place ? 0 : sendcount}, {at_root ? recvtype : sendtype});
+  if (entry == nullptr) {
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  }
+  const int members = size_of(comm);
+  const int me = rank_in(comm);
+  auto plan = std::make_unique<Plan>();
+  const Blocks blocks{recvcounts, displs, members};
+  const std::size_t* counts =
+      counts_from_root(*plan, members, root, at_root ? block_bytes(blocks, recvtype) : std::vector<std::size_t>{});
+  std::byte* recv = at_root ? recv_blocks(*plan, recvbuf, blocks, recvtype, comm) : nullptr;
+  std::byte* send = nullptr;
+  if (in_place) {  // the root's own block is in the user's buffer: put it among the packed ones
+    if (recv != recvbuf) pack_block_into(recv, recvbuf, blocks, me, recvtype, comm);
+  } else {
+    send = send_bytes(*plan, sendbuf, sendcount, sendtype, comm);
+  }
+  plan->calls.push_back([=] {
+    detail::Call c = byte_call(CollKind::gatherv, root);
+    c.counts.assign(counts, counts + members);
+    const auto [offset, total] = offset_and_total(c.counts, me);
+    c.send = in_place ? recv + offset : send;
+    c.send_elems = c.counts[static_cast<std::size_t>(me)];
+    c.recv = recv;
+    c.recv_elems = at_root ? total : 0;
+    usage(which).bytes += at_root ? total : c.send_elems;
+    return c;
+  });
+  return run_plan(which, comm, entry, std::move(plan), nullptr);
+}
+
+}  // namespace
+
+}  // namespace ccl::drop_in
+
+using namespace ccl::drop_in;
+
+extern "C" {
+
+int MPI_Bcast(void* b, int n, MPI_Datatype t, int root, MPI_Comm c) {
+  if (passing_through()) return PMPI_Bcast(b, n, t, root, c);
+  return bcast(MpiCall::Bcast, b, n, t, root, c, nullptr);
+}
+int MPI_Ibcast(void* b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Request* q) {
+  if (passing_through()) return PMPI_Ibcast(b, n, t, root, c, q);
+  return bcast(MpiCall::Ibcast, b, n, t, root, c, q);
+}
+int MPI_Scatter(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root, MPI_Comm c) {
+  if (passing_through()) return PMPI_Scatter(s, sn, st, r, rn, rt, root, c);
+  return scatter(MpiCall::Scatter, s, sn, st, r, rn, rt, root, c, nullptr);
+}
+int MPI_Iscatter(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root, MPI_Comm c,
+                 MPI_Request* q) {
+  if (passing_through()) return PMPI_Iscatter(s, sn, st, r, rn, rt, root, c, q);
+  return scatter(MpiCall::Iscatter, s, sn, st, r, rn, rt, root, c, q);
+}
+int MPI_Gather(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root, MPI_Comm c) {
+  if (passing_through()) return PMPI_Gather(s, sn, st, r, rn, rt, root, c);
+  return gather(MpiCall::Gather, s, sn, st, r, rn, rt, root, c, nullptr);
+}
+int MPI_Igather(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root, MPI_Comm c,
+                MPI_Request* q) {
+  if (passing_through()) return PMPI_Igather(s, sn, st, r, rn, rt, root, c, q);
+  return gather(MpiCall::Igather, s, sn, st, r, rn, rt, root, c, q);
+}
+int MPI_Scatterv(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                 int root, MPI_Comm c) {
+  if (passing_through()) return PMPI_Scatterv(s, sn, sd, st, r, rn, rt, root, c);
+  return scatterv(s, sn, sd, st, r, rn, rt, root, c);
+}
+int MPI_Iscatterv(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                  int root, MPI_Comm c, MPI_Request* q) {
+  if (!passing_through()) count_fallback(MpiCall::Iscatterv, "counts known only at the root: two ccl calls");
+  return PMPI_Iscatterv(s, sn, sd, st, r, rn, rt, root, c, q);
+}
+int MPI_Gatherv(const void* s, int sn, MPI_Datatype st, void* r, const int rn[], const int rd[], MPI_Datatype rt,
+                int root, MPI_Comm c) {
+  if (passing_through()) return PMPI_Gatherv(s, sn, st, r, rn, rd, rt, root, c);
+  return gatherv(s, sn, st, r, rn, rd, rt, root, c);
+}
+int MPI_Igatherv(const void* s, int sn, MPI_Datatype st, void* r, const int rn[], const int rd[], MPI_Datatype rt,
+                 int root, MPI_Comm c, MPI_Request* q) {
+  if (!passing_through()) count_fallback(MpiCall::Igatherv, "counts known only at the root: two ccl calls");
+  return PMPI_Igatherv(s, sn, st, r, rn, rd, rt, root, c, q);
+}
+
+}  // extern "C"

@@ -1,0 +1,59 @@
+// What every collective wrapper does: decide between ccl and MPI, build the buffers ccl moves,
+// run the plan blocking or start it nonblocking, and count it all.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "ccl/call.hpp"
+#include "comm_entry.hpp"
+#include "datatype_layout.hpp"
+#include "plan.hpp"
+#include "usage_report.hpp"
+
+namespace ccl::drop_in {
+
+// The communicator's entry when the collective can run on ccl; else null, the reason counted.
+// Called with the arguments already checked.
+std::shared_ptr<CommEntry> route(MpiCall which, MPI_Comm comm);
+// Count a call handed to MPI, with its reason.
+void count_fallback(MpiCall which, const char* why);
+
+// Run a plan: blocking when request is null, else start it and set *request.
+int run_plan(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry,
+             std::unique_ptr<Plan> plan, MPI_Request* request);
+
+// A ccl call moving raw bytes, or reducing elements of `elem` bytes.
+detail::Call byte_call(CollKind kind, int root = 0);
+
+// The packed bytes of `count` elements of `type` at `buf`: the buffer itself when its layout
+// is packed, else a temporary of the plan, packed now.
+std::byte* send_bytes(Plan& plan, const void* buf, int count, MPI_Datatype type, MPI_Comm comm);
+// Where ccl should put the packed bytes of `count` elements of `type` at `buf`: the buffer
+// itself, or a temporary unpacked into it after the calls.
+std::byte* recv_bytes(Plan& plan, void* buf, int count, MPI_Datatype type, MPI_Comm comm);
+
+// Blocks of a v-form, in rank order: element counts and displacements (in extents).
+struct Blocks {
+  const int* counts;
+  const int* displacements;
+  int n;
+};
+std::vector<std::size_t> block_bytes(const Blocks& b, MPI_Datatype type);
+// The same as send_bytes / recv_bytes for blocks packed one after another in rank order.
+std::byte* send_blocks(Plan& plan, const void* buf, const Blocks& b, MPI_Datatype type, MPI_Comm comm);
+std::byte* recv_blocks(Plan& plan, void* buf, const Blocks& b, MPI_Datatype type, MPI_Comm comm);
+// Pack the block of one rank into its place among packed blocks (an in-place member's own
+// contribution when the whole receive buffer is a temporary).
+void pack_block_into(std::byte* packed, const void* buf, const Blocks& b, int which, MPI_Datatype type,
+                     MPI_Comm comm);
+
+// Do two byte ranges overlap?
+bool overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes);
+// Bytes a buffer of count elements spans (true extent of the last element included).
+std::size_t span_bytes(int count, MPI_Datatype type);
+
+}  // namespace ccl::drop_in
