@@ -10,7 +10,6 @@
 set -euo pipefail
 source "$(dirname "$0")/../scripts/common.sh"
 root=$(ccl_root)
-CCL_PACKAGES+=(lammps)
 ccl_install_deps
 ccl_build
 ccl_mpi_env

@@ -3,7 +3,8 @@
 
 CCL_PACKAGES=(cmake g++ make openmpi-bin libopenmpi-dev libfftw3-dev libfftw3-mpi-dev
   libtrilinos-kokkos-dev libgtest-dev googletest libbenchmark-dev gnuplot-nox
-  clang libclang-rt-dev)  # libFuzzer test; clang only recommends the runtime (libclang_rt.fuzzer)
+  clang libclang-rt-dev  # libFuzzer test; clang only recommends the runtime (libclang_rt.fuzzer)
+  lammps lammps-examples hpcc)  # unmodified MPI programs the drop-in (libccl_mpi) is tested under
 
 ccl_root() { cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd; }
 

@@ -1,6 +1,7 @@
 #include "comm_entry.hpp"
 
 #include <set>
+#include <string>
 
 #include "pass_through.hpp"
 #include "pending.hpp"
@@ -10,8 +11,8 @@ namespace ccl::drop_in {
 namespace {
 
 int keyval = MPI_KEYVAL_INVALID;
-std::set<CommEntry*> forming;             // entries still forming their group
-std::set<MPI_Comm> cached;                // communicators holding an entry
+std::set<CommEntry*> forming;  // entries still forming their group
+std::set<MPI_Comm> cached;     // communicators holding an entry
 
 // The attribute holds a shared_ptr, so that a nonblocking collective still in flight keeps the
 // group after the communicator is freed.
@@ -26,8 +27,19 @@ int drop_entry(MPI_Comm comm, int, void* value, void*) {
 
 }  // namespace
 
+namespace {
+// The group's label in ccl's messages: the communicator's name (MPI_COMM_WORLD, or what
+// MPI_Comm_set_name gave it).
+std::string label_of(MPI_Comm comm) {
+  char name[MPI_MAX_OBJECT_NAME] = {};
+  int length = 0;
+  PMPI_Comm_get_name(comm, name, &length);
+  return length > 0 ? std::string(name, static_cast<std::size_t>(length)) : "MPI communicator";
+}
+}  // namespace
+
 CommEntry::CommEntry(MPI_Comm comm)
-    : comm_(comm), formation_(std::make_unique<GroupFormation>(comm, "MPI communicator")) {}
+    : comm_(comm), formation_(std::make_unique<GroupFormation>(comm, label_of(comm))) {}
 
 bool CommEntry::advance() {
   if (formation_ != nullptr) {

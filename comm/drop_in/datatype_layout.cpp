@@ -49,8 +49,8 @@ Walked repeated(const Walked& old, MPI_Datatype old_type, const std::vector<long
   return w;
 }
 
-Walked walk_contents(int combiner, const std::vector<int>& ints,
-                     const std::vector<MPI_Aint>& addrs, const std::vector<MPI_Datatype>& types) {
+Walked walk_contents(int combiner, const std::vector<int>& ints, const std::vector<MPI_Aint>& addrs,
+                     const std::vector<MPI_Datatype>& types) {
   auto ints_at = [&](int from, int n) {
     std::vector<long long> v;
     for (int i = 0; i < n; ++i) v.push_back(ints[static_cast<std::size_t>(from + i)]);
@@ -70,7 +70,8 @@ Walked walk_contents(int combiner, const std::vector<int>& ints,
                                   : addrs[0];
       std::vector<MPI_Aint> displacements;
       for (int i = 0; i < n; ++i) displacements.push_back(i * stride);
-      return repeated(old, types[0], std::vector<long long>(static_cast<std::size_t>(n), ints[1]), displacements);
+      return repeated(old, types[0], std::vector<long long>(static_cast<std::size_t>(n), ints[1]),
+                      displacements);
     }
     case MPI_COMBINER_INDEXED:
     case MPI_COMBINER_HINDEXED:
@@ -78,14 +79,17 @@ Walked walk_contents(int combiner, const std::vector<int>& ints,
     case MPI_COMBINER_HINDEXED_BLOCK: {
       const Walked old = walk(types[0]);
       const int n = ints[0];
-      const bool block = combiner == MPI_COMBINER_INDEXED_BLOCK || combiner == MPI_COMBINER_HINDEXED_BLOCK;
-      const bool bytes = combiner == MPI_COMBINER_HINDEXED || combiner == MPI_COMBINER_HINDEXED_BLOCK;
+      const bool block =
+          combiner == MPI_COMBINER_INDEXED_BLOCK || combiner == MPI_COMBINER_HINDEXED_BLOCK;
+      const bool bytes =
+          combiner == MPI_COMBINER_HINDEXED || combiner == MPI_COMBINER_HINDEXED_BLOCK;
       const std::vector<long long> counts =
           block ? std::vector<long long>(static_cast<std::size_t>(n), ints[1]) : ints_at(1, n);
       std::vector<MPI_Aint> displacements;
       for (int i = 0; i < n; ++i) {
         displacements.push_back(bytes ? addrs[static_cast<std::size_t>(i)]
-                                      : ints[static_cast<std::size_t>((block ? 2 : n + 1) + i)] * extent_of(types[0]));
+                                      : ints[static_cast<std::size_t>((block ? 2 : n + 1) + i)] *
+                                            extent_of(types[0]));
       }
       return repeated(old, types[0], counts, displacements);
     }
@@ -178,6 +182,8 @@ const Layout& layout_of(MPI_Datatype type) {
   return it->second;
 }
 
-void forget_layout(MPI_Datatype type) { cache().erase(type); }
+void forget_layout(MPI_Datatype type) {
+  cache().erase(type);
+}
 
 }  // namespace ccl::drop_in

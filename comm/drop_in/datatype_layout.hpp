@@ -19,9 +19,9 @@
 namespace ccl::drop_in {
 
 struct Layout {
-  std::size_t size = 0;    // bytes of data in one element (MPI_Type_size)
-  MPI_Aint extent = 0;     // distance between consecutive elements
-  bool packed = false;     // memory of n elements is exactly their packed bytes: used in place
+  std::size_t size = 0;  // bytes of data in one element (MPI_Type_size)
+  MPI_Aint extent = 0;   // distance between consecutive elements
+  bool packed = false;   // memory of n elements is exactly their packed bytes: used in place
   MPI_Datatype basic = MPI_DATATYPE_NULL;  // the single predefined leaf type, if any
   std::size_t basic_count = 0;             // basic elements per element
   bool basic_strided = false;  // n elements are n * basic_count basic elements one extent apart

@@ -4,9 +4,9 @@
 namespace ccl::drop_in {
 
 struct DropInState {
-  bool active = false;                         // ccl is set up and collectives go to it
+  bool active = false;  // ccl is set up and collectives go to it
   const char* inactive_reason = "MPI is not initialised";
-  bool report = false;                         // CCL_MPI_REPORT=1
+  bool report = false;  // CCL_MPI_REPORT=1
 };
 
 DropInState& drop_in_state();

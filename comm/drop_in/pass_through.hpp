@@ -8,7 +8,9 @@ namespace ccl::drop_in {
 inline thread_local int wrapper_depth = 0;
 
 // True when the MPI call being made comes from ccl, inside a wrapper.
-inline bool passing_through() { return wrapper_depth > 0; }
+inline bool passing_through() {
+  return wrapper_depth > 0;
+}
 
 struct InsideWrapper {
   InsideWrapper() { ++wrapper_depth; }

@@ -31,7 +31,9 @@ int free_pending(void* extra) {
   table().erase(p->handle);  // destroys p
   return MPI_SUCCESS;
 }
-int cancel_pending(void*, int) { return MPI_SUCCESS; }  // collectives cannot be cancelled
+int cancel_pending(void*, int) {
+  return MPI_SUCCESS;
+}  // collectives cannot be cancelled
 
 }  // namespace
 
@@ -45,7 +47,8 @@ int report_failure(MpiCall which, MPI_Comm comm, const std::exception& e) {
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::fprintf(stderr, "ccl_mpi: rank %d: %s: %s\n", rank, mpi_call_name(which), e.what());
   std::fflush(stderr);
-  return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER) == MPI_SUCCESS ? MPI_ERR_OTHER : MPI_ERR_OTHER;
+  return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER) == MPI_SUCCESS ? MPI_ERR_OTHER
+                                                                       : MPI_ERR_OTHER;
 }
 
 void Pending::start() {
@@ -84,7 +87,8 @@ void Pending::mark_complete() {
   PMPI_Grequest_complete(handle);
 }
 
-MPI_Request begin_nonblocking(MpiCall which, std::shared_ptr<CommEntry> entry, std::unique_ptr<Plan> plan) {
+MPI_Request begin_nonblocking(MpiCall which, std::shared_ptr<CommEntry> entry,
+                              std::unique_ptr<Plan> plan) {
   auto p = std::make_unique<Pending>();
   p->which = which;
   p->entry = std::move(entry);
@@ -108,7 +112,9 @@ Pending* pending_of(MPI_Request handle) {
   return it == table().end() ? nullptr : it->second.get();
 }
 
-bool any_pending() { return !table().empty(); }
+bool any_pending() {
+  return !table().empty();
+}
 
 bool advance_everything() {
   bool waiting = advance_entries();

@@ -34,7 +34,8 @@ struct Pending {
 
 // Start (or queue, while the communicator's group forms) a single-call plan; returns the
 // handle for the user.
-MPI_Request begin_nonblocking(MpiCall which, std::shared_ptr<CommEntry> entry, std::unique_ptr<Plan> plan);
+MPI_Request begin_nonblocking(MpiCall which, std::shared_ptr<CommEntry> entry,
+                              std::unique_ptr<Plan> plan);
 // The collective behind a handle, or null for any other request.
 Pending* pending_of(MPI_Request handle);
 bool any_pending();

@@ -34,7 +34,8 @@ std::optional<ReduceKernel> builtin(MPI_Op op) {
     if (op == MPI_LAND) return make_kernel<T>(ccl::land);
     if (op == MPI_LOR) return make_kernel<T>(ccl::lor);
     if (op == MPI_LXOR) {
-      ReduceKernel k = make_kernel<T>(ccl::commutative([](T a, T b) { return static_cast<T>((a != T{}) != (b != T{})); }));
+      ReduceKernel k = make_kernel<T>(
+          ccl::commutative([](T a, T b) { return static_cast<T>((a != T{}) != (b != T{})); }));
       k.name = "lxor";
       return k;
     }
@@ -43,7 +44,8 @@ std::optional<ReduceKernel> builtin(MPI_Op op) {
     if (op == MPI_BAND) return make_kernel<T>(ccl::band);
     if (op == MPI_BOR) return make_kernel<T>(ccl::bor);
     if (op == MPI_BXOR) {
-      ReduceKernel k = make_kernel<T>(ccl::commutative([](T a, T b) { return static_cast<T>(a ^ b); }));
+      ReduceKernel k =
+          make_kernel<T>(ccl::commutative([](T a, T b) { return static_cast<T>(a ^ b); }));
       k.name = "bxor";
       return k;
     }
@@ -69,19 +71,30 @@ BasicType basic(MPI_Datatype t) {
 const std::vector<BasicType>& basic_types() {
   using F = Family;
   static const std::vector<BasicType> table = {
-      basic<signed char, F::integer>(MPI_SIGNED_CHAR), basic<unsigned char, F::integer>(MPI_UNSIGNED_CHAR),
-      basic<short, F::integer>(MPI_SHORT), basic<unsigned short, F::integer>(MPI_UNSIGNED_SHORT),
-      basic<int, F::integer>(MPI_INT), basic<unsigned, F::integer>(MPI_UNSIGNED),
-      basic<long, F::integer>(MPI_LONG), basic<unsigned long, F::integer>(MPI_UNSIGNED_LONG),
-      basic<long long, F::integer>(MPI_LONG_LONG_INT), basic<long long, F::integer>(MPI_LONG_LONG),
+      basic<signed char, F::integer>(MPI_SIGNED_CHAR),
+      basic<unsigned char, F::integer>(MPI_UNSIGNED_CHAR),
+      basic<short, F::integer>(MPI_SHORT),
+      basic<unsigned short, F::integer>(MPI_UNSIGNED_SHORT),
+      basic<int, F::integer>(MPI_INT),
+      basic<unsigned, F::integer>(MPI_UNSIGNED),
+      basic<long, F::integer>(MPI_LONG),
+      basic<unsigned long, F::integer>(MPI_UNSIGNED_LONG),
+      basic<long long, F::integer>(MPI_LONG_LONG_INT),
+      basic<long long, F::integer>(MPI_LONG_LONG),
       basic<unsigned long long, F::integer>(MPI_UNSIGNED_LONG_LONG),
-      basic<std::int8_t, F::integer>(MPI_INT8_T), basic<std::int16_t, F::integer>(MPI_INT16_T),
-      basic<std::int32_t, F::integer>(MPI_INT32_T), basic<std::int64_t, F::integer>(MPI_INT64_T),
-      basic<std::uint8_t, F::integer>(MPI_UINT8_T), basic<std::uint16_t, F::integer>(MPI_UINT16_T),
-      basic<std::uint32_t, F::integer>(MPI_UINT32_T), basic<std::uint64_t, F::integer>(MPI_UINT64_T),
-      basic<MPI_Aint, F::integer>(MPI_AINT), basic<MPI_Offset, F::integer>(MPI_OFFSET),
+      basic<std::int8_t, F::integer>(MPI_INT8_T),
+      basic<std::int16_t, F::integer>(MPI_INT16_T),
+      basic<std::int32_t, F::integer>(MPI_INT32_T),
+      basic<std::int64_t, F::integer>(MPI_INT64_T),
+      basic<std::uint8_t, F::integer>(MPI_UINT8_T),
+      basic<std::uint16_t, F::integer>(MPI_UINT16_T),
+      basic<std::uint32_t, F::integer>(MPI_UINT32_T),
+      basic<std::uint64_t, F::integer>(MPI_UINT64_T),
+      basic<MPI_Aint, F::integer>(MPI_AINT),
+      basic<MPI_Offset, F::integer>(MPI_OFFSET),
       basic<MPI_Count, F::integer>(MPI_COUNT),
-      basic<float, F::floating>(MPI_FLOAT), basic<double, F::floating>(MPI_DOUBLE),
+      basic<float, F::floating>(MPI_FLOAT),
+      basic<double, F::floating>(MPI_DOUBLE),
       basic<long double, F::floating>(MPI_LONG_DOUBLE),
       basic<std::complex<float>, F::complex>(MPI_C_FLOAT_COMPLEX),
       basic<std::complex<double>, F::complex>(MPI_C_DOUBLE_COMPLEX),
@@ -89,10 +102,13 @@ const std::vector<BasicType>& basic_types() {
       basic<std::complex<float>, F::complex>(MPI_CXX_FLOAT_COMPLEX),
       basic<std::complex<double>, F::complex>(MPI_CXX_DOUBLE_COMPLEX),
       basic<std::complex<long double>, F::complex>(MPI_CXX_LONG_DOUBLE_COMPLEX),
-      basic<bool, F::logical>(MPI_C_BOOL), basic<bool, F::logical>(MPI_CXX_BOOL),
+      basic<bool, F::logical>(MPI_C_BOOL),
+      basic<bool, F::logical>(MPI_CXX_BOOL),
       basic<unsigned char, F::byte>(MPI_BYTE),
-      basic<ValueIndex<float>, F::pair>(MPI_FLOAT_INT), basic<ValueIndex<double>, F::pair>(MPI_DOUBLE_INT),
-      basic<ValueIndex<long>, F::pair>(MPI_LONG_INT), basic<ValueIndex<int>, F::pair>(MPI_2INT),
+      basic<ValueIndex<float>, F::pair>(MPI_FLOAT_INT),
+      basic<ValueIndex<double>, F::pair>(MPI_DOUBLE_INT),
+      basic<ValueIndex<long>, F::pair>(MPI_LONG_INT),
+      basic<ValueIndex<int>, F::pair>(MPI_2INT),
       basic<ValueIndex<short>, F::pair>(MPI_SHORT_INT),
       basic<ValueIndex<long double>, F::pair>(MPI_LONG_DOUBLE_INT),
   };
@@ -100,8 +116,8 @@ const std::vector<BasicType>& basic_types() {
 }
 
 bool is_builtin_op(MPI_Op op) {
-  for (MPI_Op b : {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX, MPI_LAND, MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR,
-                   MPI_BXOR, MPI_MINLOC, MPI_MAXLOC}) {
+  for (MPI_Op b : {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX, MPI_LAND, MPI_LOR, MPI_LXOR, MPI_BAND,
+                   MPI_BOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC}) {
     if (op == b) return true;
   }
   return false;
@@ -163,7 +179,8 @@ KernelChoice kernel_for(MPI_Op op, MPI_Datatype type) {
     return {ReductionPlan{user_kernel(it->second, type, l.size), l.size, true}, {}};
   }
   if (!is_builtin_op(op)) return {std::nullopt, "operator MPI_REPLACE, MPI_NO_OP or unknown"};
-  if (l.basic == MPI_DATATYPE_NULL) return {std::nullopt, "built-in operator on a datatype of mixed types"};
+  if (l.basic == MPI_DATATYPE_NULL)
+    return {std::nullopt, "built-in operator on a datatype of mixed types"};
   if (!l.basic_strided) return {std::nullopt, "built-in operator on a datatype with gaps"};
   for (const BasicType& b : basic_types()) {
     if (b.type != l.basic) continue;
@@ -179,6 +196,8 @@ KernelChoice kernel_for(MPI_Op op, MPI_Datatype type) {
 void remember_user_op(MPI_Op op, MPI_User_function* fn, bool commutative) {
   user_ops()[op] = UserOp{fn, commutative};
 }
-void forget_user_op(MPI_Op op) { user_ops().erase(op); }
+void forget_user_op(MPI_Op op) {
+  user_ops().erase(op);
+}
 
 }  // namespace ccl::drop_in

@@ -14,8 +14,8 @@ namespace ccl::drop_in {
 
 struct ReductionPlan {
   ReduceKernel kernel;
-  std::size_t elem = 0;   // bytes of one element the kernel works on
-  bool user_op = false;   // elements are whole datatype elements, given to the user function
+  std::size_t elem = 0;  // bytes of one element the kernel works on
+  bool user_op = false;  // elements are whole datatype elements, given to the user function
 };
 
 // Why an operator cannot run on ccl, or the plan to run it: built-in operators act on the

@@ -30,28 +30,55 @@ std::string human_bytes(double b) {
 
 std::string joined(const std::map<std::string, std::uint64_t>& m) {
   std::string s;
-  for (const auto& [name, calls] : m) s += (s.empty() ? "" : ", ") + name + " x" + std::to_string(calls);
+  for (const auto& [name, calls] : m)
+    s += (s.empty() ? "" : ", ") + name + " x" + std::to_string(calls);
   return s.empty() ? "-" : s;
 }
 
 }  // namespace
 
-Usage& usage(MpiCall c) { return table()[static_cast<std::size_t>(c)]; }
+Usage& usage(MpiCall c) {
+  return table()[static_cast<std::size_t>(c)];
+}
 
 const char* mpi_call_name(MpiCall c) {
-  static const char* names[kMpiCalls] = {
-      "MPI_Bcast", "MPI_Ibcast", "MPI_Reduce", "MPI_Ireduce", "MPI_Allreduce", "MPI_Iallreduce",
-      "MPI_Scatter", "MPI_Iscatter", "MPI_Scatterv", "MPI_Iscatterv", "MPI_Gather", "MPI_Igather",
-      "MPI_Gatherv", "MPI_Igatherv", "MPI_Allgather", "MPI_Iallgather", "MPI_Allgatherv",
-      "MPI_Iallgatherv", "MPI_Alltoall", "MPI_Ialltoall", "MPI_Alltoallv", "MPI_Ialltoallv",
-      "MPI_Scan", "MPI_Iscan", "MPI_Exscan", "MPI_Iexscan", "MPI_Reduce_scatter_block",
-      "MPI_Ireduce_scatter_block", "MPI_Barrier", "MPI_Ibarrier"};
+  static const char* names[kMpiCalls] = {"MPI_Bcast",
+                                         "MPI_Ibcast",
+                                         "MPI_Reduce",
+                                         "MPI_Ireduce",
+                                         "MPI_Allreduce",
+                                         "MPI_Iallreduce",
+                                         "MPI_Scatter",
+                                         "MPI_Iscatter",
+                                         "MPI_Scatterv",
+                                         "MPI_Iscatterv",
+                                         "MPI_Gather",
+                                         "MPI_Igather",
+                                         "MPI_Gatherv",
+                                         "MPI_Igatherv",
+                                         "MPI_Allgather",
+                                         "MPI_Iallgather",
+                                         "MPI_Allgatherv",
+                                         "MPI_Iallgatherv",
+                                         "MPI_Alltoall",
+                                         "MPI_Ialltoall",
+                                         "MPI_Alltoallv",
+                                         "MPI_Ialltoallv",
+                                         "MPI_Scan",
+                                         "MPI_Iscan",
+                                         "MPI_Exscan",
+                                         "MPI_Iexscan",
+                                         "MPI_Reduce_scatter_block",
+                                         "MPI_Ireduce_scatter_block",
+                                         "MPI_Barrier",
+                                         "MPI_Ibarrier"};
   return names[static_cast<int>(c)];
 }
 
 void print_report() {
   // Counts and bytes summed over ranks, time the slowest rank's; names as rank 0 saw them.
-  std::vector<double> mine(3 * kMpiCalls), sums(3 * kMpiCalls), slowest(kMpiCalls), seconds(kMpiCalls);
+  std::vector<double> mine(3 * kMpiCalls), sums(3 * kMpiCalls), slowest(kMpiCalls),
+      seconds(kMpiCalls);
   for (int i = 0; i < kMpiCalls; ++i) {
     const Usage& u = table()[static_cast<std::size_t>(i)];
     mine[3 * i] = static_cast<double>(u.on_ccl);
@@ -65,10 +92,12 @@ void print_report() {
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   if (rank != 0) return;
-  std::printf("ccl_mpi report, %d ranks: calls and bytes summed over ranks, time of the slowest rank,\n"
-              "algorithms and fallback reasons as rank 0 saw them\n", size);
-  std::printf("%-27s %10s %10s %12s %10s  %s\n", "collective", "on ccl", "on MPI", "bytes", "time s",
-              "ccl algorithms (rank 0) | fallback reasons (rank 0)");
+  std::printf(
+      "ccl_mpi report, %d ranks: calls and bytes summed over ranks, time of the slowest rank,\n"
+      "algorithms and fallback reasons as rank 0 saw them\n",
+      size);
+  std::printf("%-27s %10s %10s %12s %10s  %s\n", "collective", "on ccl", "on MPI", "bytes",
+              "time s", "ccl algorithms (rank 0) | fallback reasons (rank 0)");
   bool any = false;
   for (int i = 0; i < kMpiCalls; ++i) {
     if (sums[3 * i] + sums[3 * i + 1] == 0) continue;
@@ -76,8 +105,9 @@ void print_report() {
     const Usage& u = table()[static_cast<std::size_t>(i)];
     std::string names = joined(u.algorithms);
     if (!u.reasons.empty()) names += " | " + joined(u.reasons);
-    std::printf("%-27s %10.0f %10.0f %12s %10.4f  %s\n", mpi_call_name(static_cast<MpiCall>(i)), sums[3 * i],
-                sums[3 * i + 1], human_bytes(sums[3 * i + 2]).c_str(), slowest[i], names.c_str());
+    std::printf("%-27s %10.0f %10.0f %12s %10.4f  %s\n", mpi_call_name(static_cast<MpiCall>(i)),
+                sums[3 * i], sums[3 * i + 1], human_bytes(sums[3 * i + 2]).c_str(), slowest[i],
+                names.c_str());
   }
   if (!any) std::printf("(no collectives called)\n");
   std::fflush(stdout);

@@ -9,10 +9,37 @@
 namespace ccl::drop_in {
 
 enum class MpiCall {
-  Bcast, Ibcast, Reduce, Ireduce, Allreduce, Iallreduce, Scatter, Iscatter, Scatterv, Iscatterv,
-  Gather, Igather, Gatherv, Igatherv, Allgather, Iallgather, Allgatherv, Iallgatherv, Alltoall,
-  Ialltoall, Alltoallv, Ialltoallv, Scan, Iscan, Exscan, Iexscan, Reduce_scatter_block,
-  Ireduce_scatter_block, Barrier, Ibarrier, count
+  Bcast,
+  Ibcast,
+  Reduce,
+  Ireduce,
+  Allreduce,
+  Iallreduce,
+  Scatter,
+  Iscatter,
+  Scatterv,
+  Iscatterv,
+  Gather,
+  Igather,
+  Gatherv,
+  Igatherv,
+  Allgather,
+  Iallgather,
+  Allgatherv,
+  Iallgatherv,
+  Alltoall,
+  Ialltoall,
+  Alltoallv,
+  Ialltoallv,
+  Scan,
+  Iscan,
+  Exscan,
+  Iexscan,
+  Reduce_scatter_block,
+  Ireduce_scatter_block,
+  Barrier,
+  Ibarrier,
+  count
 };
 constexpr int kMpiCalls = static_cast<int>(MpiCall::count);
 

@@ -33,13 +33,16 @@ std::vector<int> equal_blocks(int members, int count, std::vector<int>& displace
   return std::vector<int>(static_cast<std::size_t>(members), count);
 }
 
-std::size_t sum(const std::vector<std::size_t>& v) { return std::accumulate(v.begin(), v.end(), std::size_t{0}); }
+std::size_t sum(const std::vector<std::size_t>& v) {
+  return std::accumulate(v.begin(), v.end(), std::size_t{0});
+}
 
 // Allgather and allgatherv: blocks of `recv` in rank order; with MPI_IN_PLACE a member's own
 // block is already in its receive buffer.
-int allgather_blocks(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                     const Blocks& blocks, MPI_Datatype recvtype, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry,
-                     bool vector_form, MPI_Request* request) {
+int allgather_blocks(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                     void* recvbuf, const Blocks& blocks, MPI_Datatype recvtype, MPI_Comm comm,
+                     const std::shared_ptr<CommEntry>& entry, bool vector_form,
+                     MPI_Request* request) {
   const int me = rank_in(comm);
   auto plan = std::make_unique<Plan>();
   const std::vector<std::size_t> bytes = block_bytes(blocks, recvtype);
@@ -61,42 +64,53 @@ int allgather_blocks(MpiCall which, const void* sendbuf, int sendcount, MPI_Data
   return run_plan(which, comm, entry, std::move(plan), request);
 }
 
-int allgather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+int allgather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+              void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+              MPI_Request* request) {
   const InsideWrapper inside;
   const Timed timed(which);
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  auto entry = admit(which, comm, {in_place ? 0 : sendcount, recvcount}, {in_place ? MPI_BYTE : sendtype, recvtype});
+  auto entry = admit(which, comm, {in_place ? 0 : sendcount, recvcount},
+                     {in_place ? MPI_BYTE : sendtype, recvtype});
   if (entry == nullptr) {
-    return request ? PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request)
-                   : PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return request
+               ? PMPI_Iallgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                 request)
+               : PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   const int members = size_of(comm);
   std::vector<int> displacements;
   const std::vector<int> counts = equal_blocks(members, recvcount, displacements);
-  return allgather_blocks(which, sendbuf, sendcount, sendtype, recvbuf, Blocks{counts.data(), displacements.data(), members},
-                          recvtype, comm, entry, false, request);
+  return allgather_blocks(which, sendbuf, sendcount, sendtype, recvbuf,
+                          Blocks{counts.data(), displacements.data(), members}, recvtype, comm,
+                          entry, false, request);
 }
 
-int allgatherv(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-               const int* recvcounts, const int* displs, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+int allgatherv(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+               void* recvbuf, const int* recvcounts, const int* displs, MPI_Datatype recvtype,
+               MPI_Comm comm, MPI_Request* request) {
   const InsideWrapper inside;
   const Timed timed(which);
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  auto entry = admit(which, comm, {in_place ? 0 : sendcount}, {in_place ? MPI_BYTE : sendtype, recvtype});
+  auto entry =
+      admit(which, comm, {in_place ? 0 : sendcount}, {in_place ? MPI_BYTE : sendtype, recvtype});
   if (entry == nullptr) {
-    return request ? PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm, request)
-                   : PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    return request ? PMPI_Iallgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                      recvtype, comm, request)
+                   : PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs,
+                                     recvtype, comm);
   }
-  return allgather_blocks(which, sendbuf, sendcount, sendtype, recvbuf, Blocks{recvcounts, displs, size_of(comm)},
-                          recvtype, comm, entry, true, request);
+  return allgather_blocks(which, sendbuf, sendcount, sendtype, recvbuf,
+                          Blocks{recvcounts, displs, size_of(comm)}, recvtype, comm, entry, true,
+                          request);
 }
 
 // Alltoall and alltoallv. With MPI_IN_PLACE the data to send is taken from the receive buffer
 // (receive counts, displacements and type), copied out before anything arrives.
-int alltoall_blocks(MpiCall which, const void* sendbuf, const Blocks& send_blocks_in, MPI_Datatype sendtype,
-                    void* recvbuf, const Blocks& recv_blocks_in, MPI_Datatype recvtype, MPI_Comm comm,
-                    const std::shared_ptr<CommEntry>& entry, bool vector_form, MPI_Request* request) {
+int alltoall_blocks(MpiCall which, const void* sendbuf, const Blocks& send_blocks_in,
+                    MPI_Datatype sendtype, void* recvbuf, const Blocks& recv_blocks_in,
+                    MPI_Datatype recvtype, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry,
+                    bool vector_form, MPI_Request* request) {
   auto plan = std::make_unique<Plan>();
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const Blocks& sb = in_place ? recv_blocks_in : send_blocks_in;
@@ -125,38 +139,46 @@ int alltoall_blocks(MpiCall which, const void* sendbuf, const Blocks& send_block
   return run_plan(which, comm, entry, std::move(plan), request);
 }
 
-int alltoall(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+int alltoall(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+             void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+             MPI_Request* request) {
   const InsideWrapper inside;
   const Timed timed(which);
   const bool in_place = sendbuf == MPI_IN_PLACE;
-  auto entry = admit(which, comm, {in_place ? 0 : sendcount, recvcount}, {in_place ? MPI_BYTE : sendtype, recvtype});
+  auto entry = admit(which, comm, {in_place ? 0 : sendcount, recvcount},
+                     {in_place ? MPI_BYTE : sendtype, recvtype});
   if (entry == nullptr) {
-    return request ? PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request)
-                   : PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return request
+               ? PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm,
+                                request)
+               : PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   const int members = size_of(comm);
   std::vector<int> sd, rd;
-  const std::vector<int> sc = equal_blocks(members, sendcount, sd), rc = equal_blocks(members, recvcount, rd);
+  const std::vector<int> sc = equal_blocks(members, sendcount, sd),
+                         rc = equal_blocks(members, recvcount, rd);
   return alltoall_blocks(which, sendbuf, Blocks{sc.data(), sd.data(), members}, sendtype, recvbuf,
-                         Blocks{rc.data(), rd.data(), members}, recvtype, comm, entry, false, request);
+                         Blocks{rc.data(), rd.data(), members}, recvtype, comm, entry, false,
+                         request);
 }
 
-int alltoallv(MpiCall which, const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
-              void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, MPI_Comm comm,
-              MPI_Request* request) {
+int alltoallv(MpiCall which, const void* sendbuf, const int* sendcounts, const int* sdispls,
+              MPI_Datatype sendtype, void* recvbuf, const int* recvcounts, const int* rdispls,
+              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   const InsideWrapper inside;
   const Timed timed(which);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   auto entry = admit(which, comm, {}, {in_place ? MPI_BYTE : sendtype, recvtype});
   if (entry == nullptr) {
-    return request ? PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
-                                     comm, request)
-                   : PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    return request ? PMPI_Ialltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                     rdispls, recvtype, comm, request)
+                   : PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                    rdispls, recvtype, comm);
   }
   const int members = size_of(comm);
   return alltoall_blocks(which, sendbuf, Blocks{sendcounts, sdispls, members}, sendtype, recvbuf,
-                         Blocks{recvcounts, rdispls, members}, recvtype, comm, entry, true, request);
+                         Blocks{recvcounts, rdispls, members}, recvtype, comm, entry, true,
+                         request);
 }
 
 int barrier(MpiCall which, MPI_Comm comm, MPI_Request* request) {
@@ -177,41 +199,43 @@ using namespace ccl::drop_in;
 
 extern "C" {
 
-int MPI_Allgather(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, MPI_Comm c) {
+int MPI_Allgather(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                  MPI_Comm c) {
   if (passing_through()) return PMPI_Allgather(s, sn, st, r, rn, rt, c);
   return allgather(MpiCall::Allgather, s, sn, st, r, rn, rt, c, nullptr);
 }
-int MPI_Iallgather(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, MPI_Comm c,
-                   MPI_Request* q) {
+int MPI_Iallgather(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                   MPI_Comm c, MPI_Request* q) {
   if (passing_through()) return PMPI_Iallgather(s, sn, st, r, rn, rt, c, q);
   return allgather(MpiCall::Iallgather, s, sn, st, r, rn, rt, c, q);
 }
-int MPI_Allgatherv(const void* s, int sn, MPI_Datatype st, void* r, const int rn[], const int rd[], MPI_Datatype rt,
-                   MPI_Comm c) {
+int MPI_Allgatherv(const void* s, int sn, MPI_Datatype st, void* r, const int rn[], const int rd[],
+                   MPI_Datatype rt, MPI_Comm c) {
   if (passing_through()) return PMPI_Allgatherv(s, sn, st, r, rn, rd, rt, c);
   return allgatherv(MpiCall::Allgatherv, s, sn, st, r, rn, rd, rt, c, nullptr);
 }
-int MPI_Iallgatherv(const void* s, int sn, MPI_Datatype st, void* r, const int rn[], const int rd[], MPI_Datatype rt,
-                    MPI_Comm c, MPI_Request* q) {
+int MPI_Iallgatherv(const void* s, int sn, MPI_Datatype st, void* r, const int rn[], const int rd[],
+                    MPI_Datatype rt, MPI_Comm c, MPI_Request* q) {
   if (passing_through()) return PMPI_Iallgatherv(s, sn, st, r, rn, rd, rt, c, q);
   return allgatherv(MpiCall::Iallgatherv, s, sn, st, r, rn, rd, rt, c, q);
 }
-int MPI_Alltoall(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, MPI_Comm c) {
+int MPI_Alltoall(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                 MPI_Comm c) {
   if (passing_through()) return PMPI_Alltoall(s, sn, st, r, rn, rt, c);
   return alltoall(MpiCall::Alltoall, s, sn, st, r, rn, rt, c, nullptr);
 }
-int MPI_Ialltoall(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, MPI_Comm c,
-                  MPI_Request* q) {
+int MPI_Ialltoall(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                  MPI_Comm c, MPI_Request* q) {
   if (passing_through()) return PMPI_Ialltoall(s, sn, st, r, rn, rt, c, q);
   return alltoall(MpiCall::Ialltoall, s, sn, st, r, rn, rt, c, q);
 }
-int MPI_Alltoallv(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r, const int rn[],
-                  const int rd[], MPI_Datatype rt, MPI_Comm c) {
+int MPI_Alltoallv(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r,
+                  const int rn[], const int rd[], MPI_Datatype rt, MPI_Comm c) {
   if (passing_through()) return PMPI_Alltoallv(s, sn, sd, st, r, rn, rd, rt, c);
   return alltoallv(MpiCall::Alltoallv, s, sn, sd, st, r, rn, rd, rt, c, nullptr);
 }
-int MPI_Ialltoallv(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r, const int rn[],
-                   const int rd[], MPI_Datatype rt, MPI_Comm c, MPI_Request* q) {
+int MPI_Ialltoallv(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r,
+                   const int rn[], const int rd[], MPI_Datatype rt, MPI_Comm c, MPI_Request* q) {
   if (passing_through()) return PMPI_Ialltoallv(s, sn, sd, st, r, rn, rd, rt, c, q);
   return alltoallv(MpiCall::Ialltoallv, s, sn, sd, st, r, rn, rd, rt, c, q);
 }

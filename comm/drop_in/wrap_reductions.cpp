@@ -19,13 +19,14 @@ struct Reduction {
   std::size_t bytes = 0;
 };
 
-std::optional<Reduction> prepare(MpiCall which, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                                 int root = 0) {
+std::optional<Reduction> prepare(MpiCall which, int count, MPI_Datatype type, MPI_Op op,
+                                 MPI_Comm comm, int root = 0) {
   if (const char* why = communicator_problem(comm)) {
     count_fallback(which, why);
     return std::nullopt;
   }
-  if (count < 0 || type == MPI_DATATYPE_NULL || op == MPI_OP_NULL || root < 0 || root >= size_of(comm)) {
+  if (count < 0 || type == MPI_DATATYPE_NULL || op == MPI_OP_NULL || root < 0 ||
+      root >= size_of(comm)) {
     count_fallback(which, kInvalid);
     return std::nullopt;
   }
@@ -38,13 +39,15 @@ std::optional<Reduction> prepare(MpiCall which, int count, MPI_Datatype type, MP
   if (entry == nullptr) return std::nullopt;
   Reduction r{std::move(entry), std::move(*k.plan)};
   const Layout& l = layout_of(type);
-  r.elems = r.how.user_op ? static_cast<std::size_t>(count) : static_cast<std::size_t>(count) * l.basic_count;
+  r.elems = r.how.user_op ? static_cast<std::size_t>(count)
+                          : static_cast<std::size_t>(count) * l.basic_count;
   r.bytes = r.elems * r.how.elem;
   usage(which).bytes += r.bytes;
   return r;
 }
 
-detail::Call reduction_call(CollKind kind, const Reduction& r, const void* send, void* recv, std::size_t recv_elems) {
+detail::Call reduction_call(CollKind kind, const Reduction& r, const void* send, void* recv,
+                            std::size_t recv_elems) {
   detail::Call c;
   c.kind = kind;
   c.elem = r.how.elem;
@@ -65,8 +68,8 @@ const void* separate(Plan& plan, const void* send, const void* recv, std::size_t
   return copy;
 }
 
-int reduce(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-           MPI_Comm comm, MPI_Request* request) {
+int reduce(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+           MPI_Op op, int root, MPI_Comm comm, MPI_Request* request) {
   const InsideWrapper inside;
   const Timed timed(which);
   auto r = prepare(which, count, type, op, comm, root);
@@ -78,17 +81,19 @@ int reduce(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   const bool at_root = rank_in(comm) == root;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   if (at_root && sendbuf != MPI_IN_PLACE) send = separate(*plan, send, recvbuf, r->bytes);
-  detail::Call c = reduction_call(CollKind::reduce, *r, send, at_root ? recvbuf : nullptr, at_root ? r->elems : 0);
+  detail::Call c = reduction_call(CollKind::reduce, *r, send, at_root ? recvbuf : nullptr,
+                                  at_root ? r->elems : 0);
   c.root = root;
   plan->add(std::move(c));
   return run_plan(which, comm, r->entry, std::move(plan), request);
 }
 
 // Allreduce and scan: every member sends and receives `count` elements.
-int all_members(MpiCall which, CollKind kind, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
-                MPI_Op op, MPI_Comm comm, MPI_Request* request,
+int all_members(MpiCall which, CollKind kind, const void* sendbuf, void* recvbuf, int count,
+                MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* request,
                 int (*to_mpi)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm),
-                int (*to_mpi_nonblocking)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request*)) {
+                int (*to_mpi_nonblocking)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm,
+                                          MPI_Request*)) {
   const InsideWrapper inside;
   const Timed timed(which);
   auto r = prepare(which, count, type, op, comm);
@@ -97,7 +102,8 @@ int all_members(MpiCall which, CollKind kind, const void* sendbuf, void* recvbuf
                    : to_mpi(sendbuf, recvbuf, count, type, op, comm);
   }
   auto plan = std::make_unique<Plan>();
-  const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : separate(*plan, sendbuf, recvbuf, r->bytes);
+  const void* send =
+      sendbuf == MPI_IN_PLACE ? recvbuf : separate(*plan, sendbuf, recvbuf, r->bytes);
   plan->add(reduction_call(kind, *r, send, recvbuf, r->elems));
   return run_plan(which, comm, r->entry, std::move(plan), request);
 }
@@ -105,7 +111,8 @@ int all_members(MpiCall which, CollKind kind, const void* sendbuf, void* recvbuf
 // Exclusive scan: an inclusive prefix into a temporary, then a shift by one member, so member r
 // receives x0 op ... op x(r-1) in rank order. Member 0's result is undefined in MPI: its buffer
 // is left alone. Two ccl calls, the second depending on the first: blocking form only.
-int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
+           MPI_Comm comm) {
   const InsideWrapper inside;
   const Timed timed(MpiCall::Exscan);
   auto r = prepare(MpiCall::Exscan, count, type, op, comm);
@@ -128,14 +135,15 @@ int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI
 // Reduce-scatter with equal blocks: an index (all-to-all) brings member r block r of every
 // member, in rank order; reducing them locally keeps rank order for any operator. Moves
 // (P-1)/P of the vector per member, as the bandwidth-optimal reduce-scatter does.
-int reduce_scatter_block(MpiCall which, const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type,
-                         MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+int reduce_scatter_block(MpiCall which, const void* sendbuf, void* recvbuf, int recvcount,
+                         MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   const InsideWrapper inside;
   const Timed timed(which);
   auto r = prepare(which, recvcount, type, op, comm);
   if (!r) {
-    return request ? PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, request)
-                   : PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
+    return request
+               ? PMPI_Ireduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm, request)
+               : PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
   }
   const auto members = static_cast<std::size_t>(size_of(comm));
   auto plan = std::make_unique<Plan>();
@@ -147,16 +155,18 @@ int reduce_scatter_block(MpiCall which, const void* sendbuf, void* recvbuf, int 
   c.recv = blocks;
   c.send_elems = c.recv_elems = members * r->elems;
   plan->add(std::move(c));
-  plan->after.push_back([blocks, recvbuf, members, elems = r->elems, bytes = r->bytes, kernel = r->how.kernel] {
-    auto* out = static_cast<std::byte*>(recvbuf);
-    if (members == 1) {
-      std::memcpy(out, blocks, bytes);
-      return;
-    }
-    // From the last block down: out = b(j) op out, so a user function updates `out` in place.
-    kernel.apply(blocks + (members - 2) * bytes, blocks + (members - 1) * bytes, out, elems);
-    for (std::size_t j = members - 2; j-- > 0;) kernel.apply(blocks + j * bytes, out, out, elems);
-  });
+  plan->after.push_back(
+      [blocks, recvbuf, members, elems = r->elems, bytes = r->bytes, kernel = r->how.kernel] {
+        auto* out = static_cast<std::byte*>(recvbuf);
+        if (members == 1) {
+          std::memcpy(out, blocks, bytes);
+          return;
+        }
+        // From the last block down: out = b(j) op out, so a user function updates `out` in place.
+        kernel.apply(blocks + (members - 2) * bytes, blocks + (members - 1) * bytes, out, elems);
+        for (std::size_t j = members - 2; j-- > 0;)
+          kernel.apply(blocks + j * bytes, out, out, elems);
+      });
   return run_plan(which, comm, r->entry, std::move(plan), request);
 }
 
@@ -173,24 +183,29 @@ int MPI_Reduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int roo
   if (passing_through()) return PMPI_Reduce(s, r, n, t, op, root, c);
   return reduce(MpiCall::Reduce, s, r, n, t, op, root, c, nullptr);
 }
-int MPI_Ireduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c, MPI_Request* q) {
+int MPI_Ireduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c,
+                MPI_Request* q) {
   if (passing_through()) return PMPI_Ireduce(s, r, n, t, op, root, c, q);
   return reduce(MpiCall::Ireduce, s, r, n, t, op, root, c, q);
 }
 int MPI_Allreduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
   if (passing_through()) return PMPI_Allreduce(s, r, n, t, op, c);
-  return all_members(MpiCall::Allreduce, CollKind::combine, s, r, n, t, op, c, nullptr, PMPI_Allreduce,
-                     PMPI_Iallreduce);
+  return all_members(MpiCall::Allreduce, CollKind::combine, s, r, n, t, op, c, nullptr,
+                     PMPI_Allreduce, PMPI_Iallreduce);
 }
-int MPI_Iallreduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Request* q) {
+int MPI_Iallreduce(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
+                   MPI_Request* q) {
   if (passing_through()) return PMPI_Iallreduce(s, r, n, t, op, c, q);
-  return all_members(MpiCall::Iallreduce, CollKind::combine, s, r, n, t, op, c, q, PMPI_Allreduce, PMPI_Iallreduce);
+  return all_members(MpiCall::Iallreduce, CollKind::combine, s, r, n, t, op, c, q, PMPI_Allreduce,
+                     PMPI_Iallreduce);
 }
 int MPI_Scan(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
   if (passing_through()) return PMPI_Scan(s, r, n, t, op, c);
-  return all_members(MpiCall::Scan, CollKind::prefix, s, r, n, t, op, c, nullptr, PMPI_Scan, PMPI_Iscan);
+  return all_members(MpiCall::Scan, CollKind::prefix, s, r, n, t, op, c, nullptr, PMPI_Scan,
+                     PMPI_Iscan);
 }
-int MPI_Iscan(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Request* q) {
+int MPI_Iscan(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
+              MPI_Request* q) {
   if (passing_through()) return PMPI_Iscan(s, r, n, t, op, c, q);
   return all_members(MpiCall::Iscan, CollKind::prefix, s, r, n, t, op, c, q, PMPI_Scan, PMPI_Iscan);
 }
@@ -198,8 +213,10 @@ int MPI_Exscan(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Com
   if (passing_through()) return PMPI_Exscan(s, r, n, t, op, c);
   return exscan(s, r, n, t, op, c);
 }
-int MPI_Iexscan(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Request* q) {
-  if (!passing_through()) count_fallback(MpiCall::Iexscan, "two ccl calls, the second on the first's result");
+int MPI_Iexscan(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
+                MPI_Request* q) {
+  if (!passing_through())
+    count_fallback(MpiCall::Iexscan, "two ccl calls, the second on the first's result");
   return PMPI_Iexscan(s, r, n, t, op, c, q);
 }
 int MPI_Reduce_scatter_block(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {

@@ -26,7 +26,9 @@ bool advance_each(const std::vector<Pending*>& ps) {
   return any_complete;
 }
 
-bool plain(int n, const MPI_Request* requests) { return passing_through() || !any_pending() || collectives_in(n, requests).empty(); }
+bool plain(int n, const MPI_Request* requests) {
+  return passing_through() || !any_pending() || collectives_in(n, requests).empty();
+}
 
 }  // namespace
 
@@ -80,7 +82,8 @@ int MPI_Testany(int n, MPI_Request requests[], int* index, int* flag, MPI_Status
   return PMPI_Testany(n, requests, index, flag, status);
 }
 
-int MPI_Waitsome(int n, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
+int MPI_Waitsome(int n, MPI_Request requests[], int* outcount, int indices[],
+                 MPI_Status statuses[]) {
   if (plain(n, requests)) return PMPI_Waitsome(n, requests, outcount, indices, statuses);
   const InsideWrapper inside;
   const std::vector<Pending*> ps = collectives_in(n, requests);
@@ -92,7 +95,8 @@ int MPI_Waitsome(int n, MPI_Request requests[], int* outcount, int indices[], MP
   }
 }
 
-int MPI_Testsome(int n, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
+int MPI_Testsome(int n, MPI_Request requests[], int* outcount, int indices[],
+                 MPI_Status statuses[]) {
   if (plain(n, requests)) return PMPI_Testsome(n, requests, outcount, indices, statuses);
   const InsideWrapper inside;
   advance_each(collectives_in(n, requests));

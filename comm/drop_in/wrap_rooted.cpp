@@ -14,7 +14,8 @@ namespace ccl::drop_in {
 namespace {
 
 // Checks shared by the rooted collectives; the entry, or null when MPI must do it.
-std::shared_ptr<CommEntry> admit(MpiCall which, MPI_Comm comm, int root, std::initializer_list<int> counts,
+std::shared_ptr<CommEntry> admit(MpiCall which, MPI_Comm comm, int root,
+                                 std::initializer_list<int> counts,
                                  std::initializer_list<MPI_Datatype> types) {
   if (const char* why = communicator_problem(comm)) {
     count_fallback(which, why);
@@ -30,12 +31,14 @@ std::shared_ptr<CommEntry> admit(MpiCall which, MPI_Comm comm, int root, std::in
   return route(which, comm);
 }
 
-int bcast(MpiCall which, void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request) {
+int bcast(MpiCall which, void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
+          MPI_Request* request) {
   const InsideWrapper inside;
   const Timed timed(which);
   auto entry = admit(which, comm, root, {count}, {type});
   if (entry == nullptr) {
-    return request ? PMPI_Ibcast(buf, count, type, root, comm, request) : PMPI_Bcast(buf, count, type, root, comm);
+    return request ? PMPI_Ibcast(buf, count, type, root, comm, request)
+                   : PMPI_Bcast(buf, count, type, root, comm);
   }
   const std::size_t bytes = static_cast<std::size_t>(count) * layout_of(type).size;
   usage(which).bytes += bytes;
@@ -51,8 +54,8 @@ int bcast(MpiCall which, void* buf, int count, MPI_Datatype type, int root, MPI_
 
 // Scatter and gather: the root's side holds every member's block; `own` is the root's block
 // when it passed MPI_IN_PLACE for its small buffer.
-int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-            MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   const InsideWrapper inside;
   const Timed timed(which);
   const bool at_root = rank_in(comm) == root;
@@ -60,8 +63,10 @@ int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype send
   auto entry = at_root ? admit(which, comm, root, {sendcount}, {sendtype})
                        : admit(which, comm, root, {recvcount}, {recvtype});
   if (entry == nullptr) {
-    return request ? PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request)
-                   : PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return request ? PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                   comm, request)
+                   : PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                  comm);
   }
   const int members = size_of(comm);
   auto plan = std::make_unique<Plan>();
@@ -82,8 +87,8 @@ int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype send
   return run_plan(which, comm, entry, std::move(plan), request);
 }
 
-int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   const InsideWrapper inside;
   const Timed timed(which);
   const bool at_root = rank_in(comm) == root;
@@ -91,8 +96,10 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
   auto entry = at_root ? admit(which, comm, root, {recvcount}, {recvtype})
                        : admit(which, comm, root, {sendcount}, {sendtype});
   if (entry == nullptr) {
-    return request ? PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, request)
-                   : PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return request ? PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                  comm, request)
+                   : PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
+                                 comm);
   }
   const int members = size_of(comm);
   auto plan = std::make_unique<Plan>();
@@ -108,7 +115,8 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
       const std::vector<int> counts(static_cast<std::size_t>(members), recvcount);
       std::vector<int> displacements(static_cast<std::size_t>(members));
       for (int i = 0; i < members; ++i) displacements[static_cast<std::size_t>(i)] = i * recvcount;
-      pack_block_into(c.recv, recvbuf, Blocks{counts.data(), displacements.data(), members}, root, recvtype, comm);
+      pack_block_into(c.recv, recvbuf, Blocks{counts.data(), displacements.data(), members}, root,
+                      recvtype, comm);
     }
     c.send = in_place ? own : send_bytes(*plan, sendbuf, sendcount, sendtype, comm);
     c.send_elems = block;
@@ -123,8 +131,10 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
 
 // The root's counts in bytes, broadcast to every member before a v-form; read when the v-form's
 // call is built.
-const std::size_t* counts_from_root(Plan& plan, int members, int root, const std::vector<std::size_t>& at_root) {
-  auto* counts = reinterpret_cast<std::size_t*>(plan.temporary(sizeof(std::size_t) * static_cast<std::size_t>(members)));
+const std::size_t* counts_from_root(Plan& plan, int members, int root,
+                                    const std::vector<std::size_t>& at_root) {
+  auto* counts = reinterpret_cast<std::size_t*>(
+      plan.temporary(sizeof(std::size_t) * static_cast<std::size_t>(members)));
   std::copy(at_root.begin(), at_root.end(), counts);
   detail::Call c = byte_call(CollKind::bcast, root);
   c.elem = sizeof(std::size_t);
@@ -135,7 +145,8 @@ const std::size_t* counts_from_root(Plan& plan, int members, int root, const std
 }
 
 // Where member `me`'s block starts among packed blocks, and their total.
-std::pair<std::size_t, std::size_t> offset_and_total(const std::vector<std::size_t>& counts, int me) {
+std::pair<std::size_t, std::size_t> offset_and_total(const std::vector<std::size_t>& counts,
+                                                     int me) {
   std::size_t offset = 0, total = 0;
   for (std::size_t i = 0; i < counts.size(); ++i) {
     if (static_cast<int>(i) < me) offset += counts[i];
@@ -144,8 +155,8 @@ std::pair<std::size_t, std::size_t> offset_and_total(const std::vector<std::size
   return {offset, total};
 }
 
-int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype, void* recvbuf,
-             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype,
+             void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const MpiCall which = MpiCall::Scatterv;
   const InsideWrapper inside;
   const Timed timed(which);
@@ -153,14 +164,15 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
   const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
   auto entry = admit(which, comm, root, {at_root ? 0 : recvcount}, {at_root ? sendtype : recvtype});
   if (entry == nullptr) {
-    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                         comm);
   }
   const int members = size_of(comm);
   const int me = rank_in(comm);
   auto plan = std::make_unique<Plan>();
   const Blocks blocks{sendcounts, displs, members};
-  const std::size_t* counts =
-      counts_from_root(*plan, members, root, at_root ? block_bytes(blocks, sendtype) : std::vector<std::size_t>{});
+  const std::size_t* counts = counts_from_root(
+      *plan, members, root, at_root ? block_bytes(blocks, sendtype) : std::vector<std::size_t>{});
   std::byte* send = at_root ? send_blocks(*plan, sendbuf, blocks, sendtype, comm) : nullptr;
   std::byte* recv = nullptr;
   if (!in_place) recv = recv_bytes(*plan, recvbuf, recvcount, recvtype, comm);
@@ -178,23 +190,26 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
   return run_plan(which, comm, entry, std::move(plan), nullptr);
 }
 
-int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int* recvcounts,
-            const int* displs, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+            const int* recvcounts, const int* displs, MPI_Datatype recvtype, int root,
+            MPI_Comm comm) {
   const MpiCall which = MpiCall::Gatherv;
   const InsideWrapper inside;
   const Timed timed(which);
   const bool at_root = rank_in(comm) == root;
   const bool in_place = at_root && sendbuf == MPI_IN_PLACE;
-  auto entry = admit(which, comm, root, {in_place ? 0 : sendcount}, {at_root ? recvtype : sendtype});
+  auto entry =
+      admit(which, comm, root, {in_place ? 0 : sendcount}, {at_root ? recvtype : sendtype});
   if (entry == nullptr) {
-    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                        comm);
   }
   const int members = size_of(comm);
   const int me = rank_in(comm);
   auto plan = std::make_unique<Plan>();
   const Blocks blocks{recvcounts, displs, members};
-  const std::size_t* counts =
-      counts_from_root(*plan, members, root, at_root ? block_bytes(blocks, recvtype) : std::vector<std::size_t>{});
+  const std::size_t* counts = counts_from_root(
+      *plan, members, root, at_root ? block_bytes(blocks, recvtype) : std::vector<std::size_t>{});
   std::byte* recv = at_root ? recv_blocks(*plan, recvbuf, blocks, recvtype, comm) : nullptr;
   std::byte* send = nullptr;
   if (in_place) {  // the root's own block is in the user's buffer: put it among the packed ones
@@ -232,42 +247,46 @@ int MPI_Ibcast(void* b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Request
   if (passing_through()) return PMPI_Ibcast(b, n, t, root, c, q);
   return bcast(MpiCall::Ibcast, b, n, t, root, c, q);
 }
-int MPI_Scatter(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root, MPI_Comm c) {
+int MPI_Scatter(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root,
+                MPI_Comm c) {
   if (passing_through()) return PMPI_Scatter(s, sn, st, r, rn, rt, root, c);
   return scatter(MpiCall::Scatter, s, sn, st, r, rn, rt, root, c, nullptr);
 }
-int MPI_Iscatter(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root, MPI_Comm c,
-                 MPI_Request* q) {
+int MPI_Iscatter(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root,
+                 MPI_Comm c, MPI_Request* q) {
   if (passing_through()) return PMPI_Iscatter(s, sn, st, r, rn, rt, root, c, q);
   return scatter(MpiCall::Iscatter, s, sn, st, r, rn, rt, root, c, q);
 }
-int MPI_Gather(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root, MPI_Comm c) {
+int MPI_Gather(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root,
+               MPI_Comm c) {
   if (passing_through()) return PMPI_Gather(s, sn, st, r, rn, rt, root, c);
   return gather(MpiCall::Gather, s, sn, st, r, rn, rt, root, c, nullptr);
 }
-int MPI_Igather(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root, MPI_Comm c,
-                MPI_Request* q) {
+int MPI_Igather(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt, int root,
+                MPI_Comm c, MPI_Request* q) {
   if (passing_through()) return PMPI_Igather(s, sn, st, r, rn, rt, root, c, q);
   return gather(MpiCall::Igather, s, sn, st, r, rn, rt, root, c, q);
 }
-int MPI_Scatterv(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
-                 int root, MPI_Comm c) {
+int MPI_Scatterv(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r, int rn,
+                 MPI_Datatype rt, int root, MPI_Comm c) {
   if (passing_through()) return PMPI_Scatterv(s, sn, sd, st, r, rn, rt, root, c);
   return scatterv(s, sn, sd, st, r, rn, rt, root, c);
 }
-int MPI_Iscatterv(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
-                  int root, MPI_Comm c, MPI_Request* q) {
-  if (!passing_through()) count_fallback(MpiCall::Iscatterv, "counts known only at the root: two ccl calls");
+int MPI_Iscatterv(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r, int rn,
+                  MPI_Datatype rt, int root, MPI_Comm c, MPI_Request* q) {
+  if (!passing_through())
+    count_fallback(MpiCall::Iscatterv, "counts known only at the root: two ccl calls");
   return PMPI_Iscatterv(s, sn, sd, st, r, rn, rt, root, c, q);
 }
-int MPI_Gatherv(const void* s, int sn, MPI_Datatype st, void* r, const int rn[], const int rd[], MPI_Datatype rt,
-                int root, MPI_Comm c) {
+int MPI_Gatherv(const void* s, int sn, MPI_Datatype st, void* r, const int rn[], const int rd[],
+                MPI_Datatype rt, int root, MPI_Comm c) {
   if (passing_through()) return PMPI_Gatherv(s, sn, st, r, rn, rd, rt, root, c);
   return gatherv(s, sn, st, r, rn, rd, rt, root, c);
 }
-int MPI_Igatherv(const void* s, int sn, MPI_Datatype st, void* r, const int rn[], const int rd[], MPI_Datatype rt,
-                 int root, MPI_Comm c, MPI_Request* q) {
-  if (!passing_through()) count_fallback(MpiCall::Igatherv, "counts known only at the root: two ccl calls");
+int MPI_Igatherv(const void* s, int sn, MPI_Datatype st, void* r, const int rn[], const int rd[],
+                 MPI_Datatype rt, int root, MPI_Comm c, MPI_Request* q) {
+  if (!passing_through())
+    count_fallback(MpiCall::Igatherv, "counts known only at the root: two ccl calls");
   return PMPI_Igatherv(s, sn, st, r, rn, rd, rt, root, c, q);
 }
 

@@ -26,8 +26,8 @@ std::shared_ptr<CommEntry> route(MpiCall which, MPI_Comm comm) {
   return entry;
 }
 
-int run_plan(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry, std::unique_ptr<Plan> plan,
-             MPI_Request* request) {
+int run_plan(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry,
+             std::unique_ptr<Plan> plan, MPI_Request* request) {
   usage(which).on_ccl += 1;
   try {
     if (request != nullptr) {
@@ -81,7 +81,8 @@ std::byte* recv_bytes(Plan& plan, void* buf, int count, MPI_Datatype type, MPI_C
 std::vector<std::size_t> block_bytes(const Blocks& b, MPI_Datatype type) {
   const std::size_t size = layout_of(type).size;
   std::vector<std::size_t> out(static_cast<std::size_t>(b.n));
-  for (int i = 0; i < b.n; ++i) out[static_cast<std::size_t>(i)] = static_cast<std::size_t>(b.counts[i]) * size;
+  for (int i = 0; i < b.n; ++i)
+    out[static_cast<std::size_t>(i)] = static_cast<std::size_t>(b.counts[i]) * size;
   return out;
 }
 
@@ -111,10 +112,11 @@ std::size_t offset_of(const Blocks& b, int which, std::size_t size) {
 
 }  // namespace
 
-void pack_block_into(std::byte* packed, const void* buf, const Blocks& b, int which, MPI_Datatype type,
-                     MPI_Comm comm) {
+void pack_block_into(std::byte* packed, const void* buf, const Blocks& b, int which,
+                     MPI_Datatype type, MPI_Comm comm) {
   const Layout& l = layout_of(type);
-  const auto* from = static_cast<const std::byte*>(buf) + static_cast<MPI_Aint>(b.displacements[which]) * l.extent;
+  const auto* from =
+      static_cast<const std::byte*>(buf) + static_cast<MPI_Aint>(b.displacements[which]) * l.extent;
   const std::size_t bytes = static_cast<std::size_t>(b.counts[which]) * l.size;
   std::byte* to = packed + offset_of(b, which, l.size);
   if (l.packed) {
@@ -125,7 +127,8 @@ void pack_block_into(std::byte* packed, const void* buf, const Blocks& b, int wh
   PMPI_Pack(from, b.counts[which], type, to, static_cast<int>(bytes), &position, comm);
 }
 
-std::byte* send_blocks(Plan& plan, const void* buf, const Blocks& b, MPI_Datatype type, MPI_Comm comm) {
+std::byte* send_blocks(Plan& plan, const void* buf, const Blocks& b, MPI_Datatype type,
+                       MPI_Comm comm) {
   const Layout& l = layout_of(type);
   if (l.packed && in_rank_order(b)) return static_cast<std::byte*>(const_cast<void*>(buf));
   std::byte* tmp = plan.temporary(total(block_bytes(b, type)));
@@ -137,7 +140,8 @@ std::byte* recv_blocks(Plan& plan, void* buf, const Blocks& b, MPI_Datatype type
   const Layout& l = layout_of(type);
   if (l.packed && in_rank_order(b)) return static_cast<std::byte*>(buf);
   std::byte* tmp = plan.temporary(total(block_bytes(b, type)));
-  std::vector<int> counts(b.counts, b.counts + b.n), displacements(b.displacements, b.displacements + b.n);
+  std::vector<int> counts(b.counts, b.counts + b.n),
+      displacements(b.displacements, b.displacements + b.n);
   plan.after.push_back([=, packed = l.packed, extent = l.extent, size = l.size] {
     std::size_t off = 0;
     for (std::size_t i = 0; i < counts.size(); ++i) {
@@ -166,7 +170,8 @@ std::size_t span_bytes(int count, MPI_Datatype type) {
   if (count <= 0) return 0;
   MPI_Aint true_lb = 0, true_extent = 0;
   PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
-  return static_cast<std::size_t>(true_lb + true_extent + static_cast<MPI_Aint>(count - 1) * layout_of(type).extent);
+  return static_cast<std::size_t>(true_lb + true_extent +
+                                  static_cast<MPI_Aint>(count - 1) * layout_of(type).extent);
 }
 
 }  // namespace ccl::drop_in

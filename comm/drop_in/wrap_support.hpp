@@ -44,12 +44,13 @@ struct Blocks {
 };
 std::vector<std::size_t> block_bytes(const Blocks& b, MPI_Datatype type);
 // The same as send_bytes / recv_bytes for blocks packed one after another in rank order.
-std::byte* send_blocks(Plan& plan, const void* buf, const Blocks& b, MPI_Datatype type, MPI_Comm comm);
+std::byte* send_blocks(Plan& plan, const void* buf, const Blocks& b, MPI_Datatype type,
+                       MPI_Comm comm);
 std::byte* recv_blocks(Plan& plan, void* buf, const Blocks& b, MPI_Datatype type, MPI_Comm comm);
 // Pack the block of one rank into its place among packed blocks (an in-place member's own
 // contribution when the whole receive buffer is a temporary).
-void pack_block_into(std::byte* packed, const void* buf, const Blocks& b, int which, MPI_Datatype type,
-                     MPI_Comm comm);
+void pack_block_into(std::byte* packed, const void* buf, const Blocks& b, int which,
+                     MPI_Datatype type, MPI_Comm comm);
 
 // Do two byte ranges overlap?
 bool overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes);

@@ -34,7 +34,8 @@ std::vector<int> world_ranks_of(MPI_Comm comm) {
   MPI_Group_free(&mine);
   MPI_Group_free(&world);
   for (int w : out) {
-    if (w == MPI_UNDEFINED) throw Error("ccl: a communicator with processes outside MPI_COMM_WORLD");
+    if (w == MPI_UNDEFINED)
+      throw Error("ccl: a communicator with processes outside MPI_COMM_WORLD");
   }
   return out;
 }
@@ -75,7 +76,8 @@ bool GroupFormation::test() {
     g.members = std::move(members_);
     g.rank = rank_;
     g.pgid = Pgid{g.members.front(), serial_, detail::fingerprint(text) | (std::uint64_t{1} << 63)};
-    group_ = detail::adopt_communicator(std::exchange(dup_, MPI_COMM_NULL), std::move(g), std::move(label_));
+    group_ = detail::adopt_communicator(std::exchange(dup_, MPI_COMM_NULL), std::move(g),
+                                        std::move(label_));
     stage_ = Stage::formed;
   }
   return true;
@@ -97,6 +99,8 @@ Group group_of(MPI_Comm comm, std::string label) {
   return f.group();
 }
 
-void progress() { detail::mpi_engine().poll(); }
+void progress() {
+  detail::mpi_engine().poll();
+}
 
 }  // namespace ccl

@@ -5,6 +5,9 @@
 // collectives beside point-to-point requests in MPI_Waitall / Waitany / Testsome, collectives
 // started on two communicators in different orders, and communicators freed. Run it with and
 // without LD_PRELOAD=libccl_mpi.so: it must pass both ways.
+//   mpi_collectives_check [ROUNDS | mismatch | bad-root]
+// "mismatch" and "bad-root" make erroneous broadcasts (counts differing by rank; an invalid
+// root on rank 1), which must end the job with an error.
 #include <mpi.h>
 
 #include <complex>
@@ -28,7 +31,9 @@ void expect(bool ok, const std::string& what) {
 }
 
 // Deterministic data: element i of rank r's contribution in test t.
-long long value(int t, int r, int i) { return (t * 7919LL + r * 104729LL + i * 31LL) % 1000 - 500; }
+long long value(int t, int r, int i) {
+  return (t * 7919LL + r * 104729LL + i * 31LL) % 1000 - 500;
+}
 
 // 2x2 integer matrices with wrapping products: associative, not commutative.
 struct Mat {
@@ -36,7 +41,8 @@ struct Mat {
   bool operator==(const Mat&) const = default;
 };
 Mat mul(const Mat& x, const Mat& y) {
-  return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c, x.c * y.b + x.d * y.d};
+  return {x.a * y.a + x.b * y.c, x.a * y.b + x.b * y.d, x.c * y.a + x.d * y.c,
+          x.c * y.b + x.d * y.d};
 }
 Mat mat_of(int t, int r, int i) {
   const auto v = static_cast<std::uint32_t>(value(t, r, i) + 1000);
@@ -67,9 +73,11 @@ void check_bcast(const Ctx& x, int t) {
   for (int root = 0; root < x.size; ++root) {
     for (int n : {0, 1, x.size - 1 > 0 ? x.size - 1 : 1, 1000}) {
       std::vector<long long> buf(static_cast<std::size_t>(n), -1);
-      if (x.rank == root) for (int i = 0; i < n; ++i) buf[i] = value(t, root, i);
+      if (x.rank == root)
+        for (int i = 0; i < n; ++i) buf[i] = value(t, root, i);
       MPI_Bcast(buf.data(), n, MPI_LONG_LONG, root, x.comm);
-      for (int i = 0; i < n; ++i) expect(buf[i] == value(t, root, i), "bcast n=" + std::to_string(n));
+      for (int i = 0; i < n; ++i)
+        expect(buf[i] == value(t, root, i), "bcast n=" + std::to_string(n));
     }
     // The root sends every other int of a strided buffer; the others receive them packed.
     const int n = 13;
@@ -96,7 +104,8 @@ void check_reductions(const Ctx& x, int t) {
     MPI_Reduce(mine.data(), out.data(), n, MPI_LONG_LONG, MPI_SUM, root, x.comm);
     if (x.rank == root) expect(out == sum, "reduce sum");
     std::vector<long long> inplace = mine;
-    MPI_Reduce(x.rank == root ? MPI_IN_PLACE : inplace.data(), inplace.data(), n, MPI_LONG_LONG, MPI_SUM, root, x.comm);
+    MPI_Reduce(x.rank == root ? MPI_IN_PLACE : inplace.data(), inplace.data(), n, MPI_LONG_LONG,
+               MPI_SUM, root, x.comm);
     if (x.rank == root) expect(inplace == sum, "reduce in place");
   }
   MPI_Allreduce(mine.data(), out.data(), n, MPI_LONG_LONG, MPI_SUM, x.comm);
@@ -141,7 +150,8 @@ void check_reductions(const Ctx& x, int t) {
   for (int r = 0; r < x.size; ++r) re += static_cast<double>(value(t, r, 4));
   expect(z_out == std::complex<double>(re, x.size), "complex sum");
   std::vector<long long> abs_want(n, 0);
-  for (int i = 0; i < n; ++i) for (int r = 0; r < x.size; ++r) abs_want[i] += std::llabs(value(t, r, i));
+  for (int i = 0; i < n; ++i)
+    for (int r = 0; r < x.size; ++r) abs_want[i] += std::llabs(value(t, r, i));
   if (x.size > 1) {  // with one member the operator is never applied
     MPI_Allreduce(mine.data(), out.data(), n, MPI_LONG_LONG, x.abs_op, x.comm);
     expect(out == abs_want, "allreduce commutative user op");
@@ -179,7 +189,8 @@ void check_reductions(const Ctx& x, int t) {
   MPI_Exscan(mats.data(), ex.data(), m, x.mat, x.mat_op, x.comm);
   if (x.rank > 0) expect(ex == excl, "exscan non-commutative");
   std::vector<long long> exs(n, 0), ex_out(n);
-  for (int i = 0; i < n; ++i) for (int r = 0; r < x.rank; ++r) exs[i] += value(t, r, i);
+  for (int i = 0; i < n; ++i)
+    for (int r = 0; r < x.rank; ++r) exs[i] += value(t, r, i);
   ex_out = mine;
   MPI_Exscan(MPI_IN_PLACE, ex_out.data(), n, MPI_LONG_LONG, MPI_SUM, x.comm);
   if (x.rank > 0) expect(ex_out == exs, "exscan in place");
@@ -207,14 +218,16 @@ void check_scatter_gather(const Ctx& x, int t) {
   for (int root = 0; root < x.size; ++root) {
     for (int n : {0, 1, 5}) {
       std::vector<int> all(static_cast<std::size_t>(n * x.size)), mine(n, -1);
-      if (x.rank == root) for (int i = 0; i < n * x.size; ++i) all[i] = static_cast<int>(value(t, root, i));
+      if (x.rank == root)
+        for (int i = 0; i < n * x.size; ++i) all[i] = static_cast<int>(value(t, root, i));
       MPI_Scatter(all.data(), n, MPI_INT, mine.data(), n, MPI_INT, root, x.comm);
       for (int i = 0; i < n; ++i) expect(mine[i] == value(t, root, x.rank * n + i), "scatter");
       if (x.rank == root) {  // in place: the root's block stays where it is
         MPI_Scatter(all.data(), n, MPI_INT, MPI_IN_PLACE, n, MPI_INT, root, x.comm);
       } else {
         MPI_Scatter(nullptr, n, MPI_INT, mine.data(), n, MPI_INT, root, x.comm);
-        for (int i = 0; i < n; ++i) expect(mine[i] == value(t, root, x.rank * n + i), "scatter in place");
+        for (int i = 0; i < n; ++i)
+          expect(mine[i] == value(t, root, x.rank * n + i), "scatter in place");
       }
       for (int i = 0; i < n; ++i) mine[i] = static_cast<int>(value(t, x.rank, i));
       std::vector<int> gathered(static_cast<std::size_t>(n * x.size), -1);
@@ -249,17 +262,18 @@ void check_scatter_gather(const Ctx& x, int t) {
     if (x.rank == root)
       for (int r = 0; r < x.size; ++r)
         for (int i = 0; i < counts[r]; ++i) big[displs[r] + i] = value(t, r, i);
-    MPI_Scatterv(big.data(), counts.data(), displs.data(), MPI_LONG_LONG, part.data(), counts[x.rank], MPI_LONG_LONG,
-                 root, x.comm);
+    MPI_Scatterv(big.data(), counts.data(), displs.data(), MPI_LONG_LONG, part.data(),
+                 counts[x.rank], MPI_LONG_LONG, root, x.comm);
     for (int i = 0; i < counts[x.rank]; ++i) expect(part[i] == value(t, x.rank, i), "scatterv");
     std::vector<long long> back(static_cast<std::size_t>(end), -9);
     if (x.rank == root) {
       for (int i = 0; i < counts[root]; ++i) back[displs[root] + i] = part[i];
-      MPI_Gatherv(MPI_IN_PLACE, 0, MPI_LONG_LONG, back.data(), counts.data(), displs.data(), MPI_LONG_LONG, root,
-                  x.comm);
+      MPI_Gatherv(MPI_IN_PLACE, 0, MPI_LONG_LONG, back.data(), counts.data(), displs.data(),
+                  MPI_LONG_LONG, root, x.comm);
       expect(back == big, "gatherv in place with gaps");
     } else {
-      MPI_Gatherv(part.data(), counts[x.rank], MPI_LONG_LONG, nullptr, nullptr, nullptr, MPI_LONG_LONG, root, x.comm);
+      MPI_Gatherv(part.data(), counts[x.rank], MPI_LONG_LONG, nullptr, nullptr, nullptr,
+                  MPI_LONG_LONG, root, x.comm);
     }
   }
 }
@@ -269,16 +283,19 @@ void check_all_to_all(const Ctx& x, int t) {
     std::vector<int> mine(n), all(static_cast<std::size_t>(n * x.size), -1);
     for (int i = 0; i < n; ++i) mine[i] = static_cast<int>(value(t, x.rank, i));
     MPI_Allgather(mine.data(), n, MPI_INT, all.data(), n, MPI_INT, x.comm);
-    for (int r = 0; r < x.size; ++r) for (int i = 0; i < n; ++i) expect(all[r * n + i] == value(t, r, i), "allgather");
+    for (int r = 0; r < x.size; ++r)
+      for (int i = 0; i < n; ++i) expect(all[r * n + i] == value(t, r, i), "allgather");
     std::vector<int> in_place(static_cast<std::size_t>(n * x.size), -1);
     for (int i = 0; i < n; ++i) in_place[x.rank * n + i] = mine[i];
     MPI_Allgather(MPI_IN_PLACE, 0, MPI_INT, in_place.data(), n, MPI_INT, x.comm);
     expect(in_place == all, "allgather in place");
     std::vector<int> send(static_cast<std::size_t>(n * x.size)), recv(send.size(), -1);
-    for (int d = 0; d < x.size; ++d) for (int i = 0; i < n; ++i) send[d * n + i] = static_cast<int>(value(t, x.rank, d * 100 + i));
+    for (int d = 0; d < x.size; ++d)
+      for (int i = 0; i < n; ++i) send[d * n + i] = static_cast<int>(value(t, x.rank, d * 100 + i));
     MPI_Alltoall(send.data(), n, MPI_INT, recv.data(), n, MPI_INT, x.comm);
     for (int s = 0; s < x.size; ++s)
-      for (int i = 0; i < n; ++i) expect(recv[s * n + i] == value(t, s, x.rank * 100 + i), "alltoall");
+      for (int i = 0; i < n; ++i)
+        expect(recv[s * n + i] == value(t, s, x.rank * 100 + i), "alltoall");
     MPI_Alltoall(MPI_IN_PLACE, 0, MPI_INT, send.data(), n, MPI_INT, x.comm);
     expect(send == recv, "alltoall in place");
   }
@@ -292,9 +309,11 @@ void check_all_to_all(const Ctx& x, int t) {
   }
   std::vector<int> mine(counts[x.rank]), all(static_cast<std::size_t>(2 * end), -4);
   for (int i = 0; i < counts[x.rank]; ++i) mine[i] = static_cast<int>(value(t, x.rank, i));
-  MPI_Allgatherv(mine.data(), counts[x.rank], MPI_INT, all.data(), counts.data(), displs.data(), x.gappy, x.comm);
+  MPI_Allgatherv(mine.data(), counts[x.rank], MPI_INT, all.data(), counts.data(), displs.data(),
+                 x.gappy, x.comm);
   for (int r = 0; r < x.size; ++r)
-    for (int i = 0; i < counts[r]; ++i) expect(all[2 * (displs[r] + i)] == value(t, r, i), "allgatherv gappy");
+    for (int i = 0; i < counts[r]; ++i)
+      expect(all[2 * (displs[r] + i)] == value(t, r, i), "allgatherv gappy");
   for (int i = 0; i < end; ++i) expect(all[2 * i + 1] == -4, "allgatherv gaps untouched");
   std::vector<int> sc(x.size), sd(x.size), rc(x.size), rd(x.size);
   int send_total = 0, recv_total = 0;
@@ -311,18 +330,21 @@ void check_all_to_all(const Ctx& x, int t) {
     recv_total += rc[p];
   }
   std::vector<long long> sbuf(send_total), rbuf(recv_total, -1);
-  for (int p = 0; p < x.size; ++p) for (int i = 0; i < sc[p]; ++i) sbuf[sd[p] + i] = value(t, x.rank, p * 10 + i);
-  MPI_Alltoallv(sbuf.data(), sc.data(), sd.data(), MPI_LONG_LONG, rbuf.data(), rc.data(), rd.data(), MPI_LONG_LONG,
-                x.comm);
   for (int p = 0; p < x.size; ++p)
-    for (int i = 0; i < rc[p]; ++i) expect(rbuf[rd[p] + i] == value(t, p, x.rank * 10 + i), "alltoallv");
+    for (int i = 0; i < sc[p]; ++i) sbuf[sd[p] + i] = value(t, x.rank, p * 10 + i);
+  MPI_Alltoallv(sbuf.data(), sc.data(), sd.data(), MPI_LONG_LONG, rbuf.data(), rc.data(), rd.data(),
+                MPI_LONG_LONG, x.comm);
+  for (int p = 0; p < x.size; ++p)
+    for (int i = 0; i < rc[p]; ++i)
+      expect(rbuf[rd[p] + i] == value(t, p, x.rank * 10 + i), "alltoallv");
   MPI_Barrier(x.comm);
 }
 
 // Nonblocking collectives beside point-to-point requests, completed by every wait and test.
 void check_nonblocking(const Ctx& x, int t) {
   const int n = 50;
-  std::vector<long long> a(n), sum(n, 0), out(n), bc(n, 0), ring_in(1), ring_out(1, value(t, x.rank, 0));
+  std::vector<long long> a(n), sum(n, 0), out(n), bc(n, 0), ring_in(1),
+      ring_out(1, value(t, x.rank, 0));
   for (int i = 0; i < n; ++i) {
     a[i] = value(t, x.rank, i);
     for (int r = 0; r < x.size; ++r) sum[i] += value(t, r, i);
@@ -354,7 +376,8 @@ void check_nonblocking(const Ctx& x, int t) {
     for (int r = 0; r <= x.rank; ++r) w += value(t, r, i);
     expect(sc[i] == w, "iscan via waitany");
   }
-  std::vector<int> all(static_cast<std::size_t>(x.size) * 2), back(static_cast<std::size_t>(x.size) * 2);
+  std::vector<int> all(static_cast<std::size_t>(x.size) * 2),
+      back(static_cast<std::size_t>(x.size) * 2);
   for (int i = 0; i < 2 * x.size; ++i) all[i] = static_cast<int>(value(t, x.rank, i));
   std::vector<long long> red(n, 0);
   MPI_Ialltoall(all.data(), 2, MPI_INT, back.data(), 2, MPI_INT, x.comm, &q[0]);
@@ -367,18 +390,21 @@ void check_nonblocking(const Ctx& x, int t) {
     if (outcount != MPI_UNDEFINED) completed += outcount;
   }
   for (int s = 0; s < x.size; ++s)
-    for (int i = 0; i < 2; ++i) expect(back[s * 2 + i] == value(t, s, x.rank * 2 + i), "ialltoall via testsome");
+    for (int i = 0; i < 2; ++i)
+      expect(back[s * 2 + i] == value(t, s, x.rank * 2 + i), "ialltoall via testsome");
   if (x.rank == x.size - 1) expect(red == sum, "ireduce via testsome");
   int flag = 0;
   std::vector<int> scattered(3), gathered(static_cast<std::size_t>(3 * x.size));
   MPI_Iscatter(all.data(), 2, MPI_INT, scattered.data(), 2, MPI_INT, 0, x.comm, &q[0]);
   while (!flag) MPI_Test(&q[0], &flag, MPI_STATUS_IGNORE);
-  for (int i = 0; i < 2; ++i) expect(scattered[i] == value(t, 0, 2 * x.rank + i), "iscatter via test");
+  for (int i = 0; i < 2; ++i)
+    expect(scattered[i] == value(t, 0, 2 * x.rank + i), "iscatter via test");
   for (int i = 0; i < 3; ++i) scattered[i] = static_cast<int>(value(t, x.rank, i));
   MPI_Igather(scattered.data(), 3, MPI_INT, gathered.data(), 3, MPI_INT, 0, x.comm, &q[0]);
   MPI_Wait(&q[0], MPI_STATUS_IGNORE);
   if (x.rank == 0)
-    for (int r = 0; r < x.size; ++r) for (int i = 0; i < 3; ++i) expect(gathered[r * 3 + i] == value(t, r, i), "igather");
+    for (int r = 0; r < x.size; ++r)
+      for (int i = 0; i < 3; ++i) expect(gathered[r * 3 + i] == value(t, r, i), "igather");
 }
 
 void run_all(const Ctx& x, int t) {
@@ -405,7 +431,16 @@ int main(int argc, char** argv) {
   MPI_Type_free(&x.gappy);
   x.gappy = gappy;
   MPI_Type_commit(&x.gappy);
-  const int rounds = argc > 1 ? std::atoi(argv[1]) : 2;
+  const std::string mode = argc > 1 ? argv[1] : "2";
+  if (mode == "mismatch" || mode == "bad-root") {  // erroneous programs: must fail, not hang
+    std::vector<int> buf(100, 0);
+    const int count = mode == "mismatch" ? world_rank + 1 : 10;
+    const int root = mode == "bad-root" && world_rank == 1 ? 99 : 0;
+    MPI_Bcast(buf.data(), count, MPI_INT, root, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return 0;
+  }
+  const int rounds = std::atoi(mode.c_str());
 
   // Two communicators whose first collectives the ranks start in different orders.
   MPI_Comm a, b;
@@ -466,7 +501,8 @@ int main(int argc, char** argv) {
   MPI_Type_free(&x.gappy);
   long total = 0;
   MPI_Reduce(&checks, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-  if (world_rank == 0) std::printf("mpi_collectives_check: %d ranks, %ld checks passed\n", world_size, total);
+  if (world_rank == 0)
+    std::printf("mpi_collectives_check: %d ranks, %ld checks passed\n", world_size, total);
   MPI_Finalize();
   return 0;
 }
