@@ -143,6 +143,7 @@ std::map<MPI_Op, UserOp>& user_ops() {
 void apply_user(const void* state, const std::byte* left, const std::byte* right, std::byte* out,
                 std::size_t n) {
   const auto& u = *static_cast<const UserCall*>(state);
+  if (n == 0) return;
   static thread_local std::vector<std::byte> scratch;
   std::byte* inout = out;
   if (out == left && left != right) {  // the function overwrites its second operand only

@@ -158,6 +158,7 @@ int reduce_scatter_block(MpiCall which, const void* sendbuf, void* recvbuf, int 
   plan->after.push_back(
       [blocks, recvbuf, members, elems = r->elems, bytes = r->bytes, kernel = r->how.kernel] {
         auto* out = static_cast<std::byte*>(recvbuf);
+        if (bytes == 0) return;  // an empty vector may be a null buffer
         if (members == 1) {
           std::memcpy(out, blocks, bytes);
           return;

@@ -118,6 +118,7 @@ void pack_block_into(std::byte* packed, const void* buf, const Blocks& b, int wh
   const auto* from =
       static_cast<const std::byte*>(buf) + static_cast<MPI_Aint>(b.displacements[which]) * l.extent;
   const std::size_t bytes = static_cast<std::size_t>(b.counts[which]) * l.size;
+  if (bytes == 0) return;  // empty vectors may hand over null buffers
   std::byte* to = packed + offset_of(b, which, l.size);
   if (l.packed) {
     if (to != from) std::memmove(to, from, bytes);
@@ -147,6 +148,7 @@ std::byte* recv_blocks(Plan& plan, void* buf, const Blocks& b, MPI_Datatype type
     for (std::size_t i = 0; i < counts.size(); ++i) {
       auto* to = static_cast<std::byte*>(buf) + static_cast<MPI_Aint>(displacements[i]) * extent;
       const std::size_t bytes = static_cast<std::size_t>(counts[i]) * size;
+      if (bytes == 0) continue;
       if (packed) {
         std::memcpy(to, tmp + off, bytes);
       } else {
