@@ -11,22 +11,6 @@ namespace ccl::drop_in {
 
 namespace {
 
-std::shared_ptr<CommEntry> admit(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,
-                                 std::initializer_list<MPI_Datatype> types) {
-  if (const char* why = communicator_problem(comm)) {
-    count_fallback(which, why);
-    return nullptr;
-  }
-  bool bad = false;
-  for (int n : counts) bad = bad || n < 0;
-  for (MPI_Datatype t : types) bad = bad || t == MPI_DATATYPE_NULL;
-  if (bad) {
-    count_fallback(which, kInvalid);
-    return nullptr;
-  }
-  return route(which, comm);
-}
-
 std::vector<int> equal_blocks(int members, int count, std::vector<int>& displacements) {
   displacements.resize(static_cast<std::size_t>(members));
   for (int i = 0; i < members; ++i) displacements[static_cast<std::size_t>(i)] = i * count;

@@ -13,29 +13,11 @@ namespace ccl::drop_in {
 
 namespace {
 
-// Checks shared by the rooted collectives; the entry, or null when MPI must do it.
-std::shared_ptr<CommEntry> admit(MpiCall which, MPI_Comm comm, int root,
-                                 std::initializer_list<int> counts,
-                                 std::initializer_list<MPI_Datatype> types) {
-  if (const char* why = communicator_problem(comm)) {
-    count_fallback(which, why);
-    return nullptr;
-  }
-  bool bad = root < 0 || root >= size_of(comm);
-  for (int n : counts) bad = bad || n < 0;
-  for (MPI_Datatype t : types) bad = bad || t == MPI_DATATYPE_NULL;
-  if (bad) {
-    count_fallback(which, kInvalid);
-    return nullptr;
-  }
-  return route(which, comm);
-}
-
 int bcast(MpiCall which, void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
           MPI_Request* request) {
   const InsideWrapper inside;
   const Timed timed(which);
-  auto entry = admit(which, comm, root, {count}, {type});
+  auto entry = admit(which, comm, {count}, {type}, root);
   if (entry == nullptr) {
     return request ? PMPI_Ibcast(buf, count, type, root, comm, request)
                    : PMPI_Bcast(buf, count, type, root, comm);
@@ -60,8 +42,8 @@ int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype send
   const Timed timed(which);
   const bool at_root = rank_in(comm) == root;
   const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
-  auto entry = at_root ? admit(which, comm, root, {sendcount}, {sendtype})
-                       : admit(which, comm, root, {recvcount}, {recvtype});
+  auto entry = at_root ? admit(which, comm, {sendcount}, {sendtype}, root)
+                       : admit(which, comm, {recvcount}, {recvtype}, root);
   if (entry == nullptr) {
     return request ? PMPI_Iscatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                    comm, request)
@@ -93,8 +75,8 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
   const Timed timed(which);
   const bool at_root = rank_in(comm) == root;
   const bool in_place = at_root && sendbuf == MPI_IN_PLACE;
-  auto entry = at_root ? admit(which, comm, root, {recvcount}, {recvtype})
-                       : admit(which, comm, root, {sendcount}, {sendtype});
+  auto entry = at_root ? admit(which, comm, {recvcount}, {recvtype}, root)
+                       : admit(which, comm, {sendcount}, {sendtype}, root);
   if (entry == nullptr) {
     return request ? PMPI_Igather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                   comm, request)
@@ -162,7 +144,7 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
   const Timed timed(which);
   const bool at_root = rank_in(comm) == root;
   const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
-  auto entry = admit(which, comm, root, {at_root ? 0 : recvcount}, {at_root ? sendtype : recvtype});
+  auto entry = admit(which, comm, {at_root ? 0 : recvcount}, {at_root ? sendtype : recvtype}, root);
   if (entry == nullptr) {
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                          comm);
@@ -199,7 +181,7 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   const bool at_root = rank_in(comm) == root;
   const bool in_place = at_root && sendbuf == MPI_IN_PLACE;
   auto entry =
-      admit(which, comm, root, {in_place ? 0 : sendcount}, {at_root ? recvtype : sendtype});
+      admit(which, comm, {in_place ? 0 : sendcount}, {at_root ? recvtype : sendtype}, root);
   if (entry == nullptr) {
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                         comm);

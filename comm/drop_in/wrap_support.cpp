@@ -5,6 +5,7 @@
 
 #include "drop_in_state.hpp"
 #include "pending.hpp"
+#include "wrap_common.hpp"
 
 namespace ccl::drop_in {
 
@@ -24,6 +25,23 @@ std::shared_ptr<CommEntry> route(MpiCall which, MPI_Comm comm) {
   auto entry = entry_of(comm, &why_not);
   if (entry == nullptr) count_fallback(which, why_not);
   return entry;
+}
+
+std::shared_ptr<CommEntry> admit(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,
+                                 std::initializer_list<MPI_Datatype> types,
+                                 std::optional<int> root) {
+  if (const char* why = communicator_problem(comm)) {
+    count_fallback(which, why);
+    return nullptr;
+  }
+  bool bad = root.has_value() && (*root < 0 || *root >= size_of(comm));
+  for (int n : counts) bad = bad || n < 0;
+  for (MPI_Datatype t : types) bad = bad || t == MPI_DATATYPE_NULL;
+  if (bad) {
+    count_fallback(which, kInvalid);
+    return nullptr;
+  }
+  return route(which, comm);
 }
 
 int run_plan(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry,

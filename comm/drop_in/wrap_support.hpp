@@ -5,7 +5,9 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <initializer_list>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "ccl/call.hpp"
@@ -19,6 +21,11 @@ namespace ccl::drop_in {
 // The communicator's entry when the collective can run on ccl; else null, the reason counted.
 // Called with the arguments already checked.
 std::shared_ptr<CommEntry> route(MpiCall which, MPI_Comm comm);
+// The checks before route(): an intracommunicator, counts not negative, datatypes not null and
+// (for rooted collectives) a root in range; anything else is counted and left to MPI (null).
+std::shared_ptr<CommEntry> admit(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,
+                                 std::initializer_list<MPI_Datatype> types,
+                                 std::optional<int> root = std::nullopt);
 // Count a call handed to MPI, with its reason.
 void count_fallback(MpiCall which, const char* why);
 
