@@ -16,81 +16,25 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "bench_common.hpp"
 #include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
-#include "blocks_of_calls.hpp"
 
 namespace {
 
-struct Options {
-  std::string csv;
-  std::size_t min_bytes = 0, max_bytes = std::size_t{4} << 20;
-  std::vector<std::string> only;  // collectives by CCL name; empty: all ten
-  int reps = 3;
-  int sweeps = 3;
-  bool quick = false;
-};
-
-Options parse(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw ccl::Error("ccl-bench-collectives: " + a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--csv") {
-      o.csv = next();
-    } else if (a == "--min-bytes") {
-      o.min_bytes = std::stoul(next());
-    } else if (a == "--only") {
-      const std::string list = next() + ",";
-      for (std::size_t at = 0, comma; (comma = list.find(',', at)) != std::string::npos;
-           at = comma + 1) {
-        const std::string coll = list.substr(at, comma - at);
-        bool known = false;
-        for (int k = 0; k <= static_cast<int>(ccl::CollKind::sync); ++k)
-          known = known || ccl::name(static_cast<ccl::CollKind>(k)) == coll;
-        if (!known) throw ccl::Error("ccl-bench-collectives: --only: unknown collective '" + coll + "'");
-        o.only.push_back(coll);
-      }
-    } else if (a == "--max-bytes") {
-      o.max_bytes = std::stoul(next());
-    } else if (a == "--reps") {
-      o.reps = std::max(1, std::stoi(next()));
-    } else if (a == "--sweeps") {
-      o.sweeps = std::max(1, std::stoi(next()));
-    } else if (a == "--quick") {
-      o.quick = true;
-    } else {
-      throw ccl::Error("ccl-bench-collectives: unknown option '" + a +
-                       "' (use --csv FILE, --min-bytes N, "
-                       "--max-bytes N, --only COLL,..., --reps N, --sweeps N, --quick)");
-    }
-  }
-  return o;
-}
-
-// Slowest rank's mean seconds per call of f over a block of `iters` calls (blocks_of_calls.hpp).
-// One untimed call first: the block before may have been the other library's, and the first call
-// after a switch pays for it (seen as Open MPI's first block after ccl's at 1.0-2.2x its next one).
-double time_calls(const std::function<void()>& f, int iters) {
-  f();
-  MPI_Barrier(MPI_COMM_WORLD);
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < iters; ++i) f();
-  const double mine =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / iters;
-  double slowest = 0;
-  MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return slowest;
+// --only names collectives as ccl does (bcast, combine, ...).
+BenchOptions parse(int argc, char** argv) {
+  return parse_bench_options(argc, argv, "ccl-bench-collectives", [](const std::string& coll) {
+    for (int k = 0; k <= static_cast<int>(ccl::CollKind::sync); ++k)
+      if (ccl::name(static_cast<ccl::CollKind>(k)) == coll) return true;
+    return false;
+  });
 }
 
 struct Case {
@@ -107,32 +51,9 @@ struct Result {
   std::size_t bytes;
   ccl::Shape shape;
   double bus_bytes;  // bytes · bus factor
-  std::vector<double> ccl_samples, mpi_samples;
-  std::vector<double> mpi_again;  // Open MPI timed once more: the A/A control
+  std::vector<double> ccl_samples{}, mpi_samples{};
+  std::vector<double> mpi_again{};  // Open MPI timed once more: the A/A control
 };
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
-
-// The median of a[i] / b[i]: blocks i of a and of b ran one right after the other (same sweep,
-// same repetition), so a slow spell of a shared machine that lasts a few blocks slows both and
-// cancels out of their ratio, where it would move one median and not the other.
-double paired_ratio(const std::vector<double>& a, const std::vector<double>& b) {
-  std::vector<double> r;
-  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) r.push_back(a[i] / b[i]);
-  return median(r);
-}
-
-double worst(const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); }
-
-// How many of v are above x (or, with above false, below it).
-long count_above(const std::vector<double>& v, double x, bool above) {
-  return static_cast<long>(std::count_if(v.begin(), v.end(), [&](double y) { return above ? y > x : y < x; }));
-}
 
 }  // namespace
 
@@ -155,7 +76,7 @@ int run(int argc, char** argv) {
   const ccl::Group w = ccl::world();
   const int P = w.size(), r = w.rank();
   const auto Pn = static_cast<std::size_t>(P);
-  Options opt;
+  BenchOptions opt;
   try {
     opt = parse(argc, argv);
   } catch (const std::exception& e) {
@@ -163,17 +84,9 @@ int run(int argc, char** argv) {
     return 2;
   }
 
-  FILE* csv = nullptr;
-  if (r == 0 && !opt.csv.empty()) {
-    csv = std::fopen(opt.csv.c_str(), "w");
-    if (csv == nullptr) {
-      std::fprintf(stderr, "ccl-bench-collectives: cannot write %s\n", opt.csv.c_str());
-      MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    std::fprintf(csv,
-                 "collective,mpi,ranks,bytes,ccl_us,mpi_us,ratio,predicted_us,ccl_busbw_GBs,"
-                 "mpi_busbw_GBs,ccl_algorithm,mpi_again_us,aa_ratio\n");
-  }
+  FILE* csv = open_csv(opt.csv, "ccl-bench-collectives",
+                       "collective,mpi,ranks,bytes,ccl_us,mpi_us,ratio,predicted_us,ccl_busbw_GBs,"
+                       "mpi_busbw_GBs,ccl_algorithm,mpi_again_us,aa_ratio");
 
   std::vector<Result> results;  // in order of the first sweep
   int mismatches = 0;
@@ -181,7 +94,7 @@ int run(int argc, char** argv) {
   const double nm1 = static_cast<double>(P - 1);
   for (int sweep = 0; sweep < opt.sweeps; ++sweep) {
     std::size_t next = 0;
-    for (std::size_t bytes : {8, 64, 512, 4096, 32768, 262144, 1048576, 4194304}) {
+    for (std::size_t bytes : kBytesPerMember) {
       if (bytes > opt.max_bytes) break;
       if (bytes < opt.min_bytes) continue;
       const std::size_t n = bytes / sizeof(double);
@@ -280,19 +193,14 @@ int run(int argc, char** argv) {
           if (!all_ok) ++mismatches;
           const double moved =
               static_cast<double>(c.kind == K::index ? idx * Pn * sizeof(double) : bytes);
-          results.push_back(Result{c.kind, c.kind == K::sync ? std::size_t{0} : bytes, c.shape,
-                                   moved * c.bus_factor, {}, {}, {}});
+          results.push_back(Result{.kind = c.kind,
+                                   .bytes = c.kind == K::sync ? std::size_t{0} : bytes,
+                                   .shape = c.shape,
+                                   .bus_bytes = moved * c.bus_factor});
         }
         Result& res = results[next++];
-        for (int rep = 0; rep < opt.reps; ++rep) {  // who goes first rotates
-          for (int turn = 0; turn < 3; ++turn) {
-            switch ((turn + rep) % 3) {
-              case 0: res.ccl_samples.push_back(time_calls(c.ccl_call, iters)); break;
-              case 1: res.mpi_samples.push_back(time_calls(c.mpi_call, iters)); break;
-              default: res.mpi_again.push_back(time_calls(c.mpi_call, iters)); break;
-            }
-          }
-        }
+        time_in_turns(c.ccl_call, c.mpi_call, iters, opt.reps, res.ccl_samples, res.mpi_samples,
+                      res.mpi_again);
       }
     }
   }
@@ -317,8 +225,8 @@ int run(int argc, char** argv) {
                    std::string(ccl::name(res.kind)).c_str(),
                    std::string(ccl::mpi_name(res.kind)).c_str(), P, res.bytes, ccl_time * 1e6,
                    mpi_time * 1e6, ratio, predicted * 1e6, res.bus_bytes / ccl_time * 1e-9,
-                   res.bus_bytes / mpi_time * 1e-9, choice.str().c_str(), median(res.mpi_again) * 1e6,
-                   aa_ratio);
+                   res.bus_bytes / mpi_time * 1e-9, choice.str().c_str(),
+                   median(res.mpi_again) * 1e6, aa_ratio);
     }
   }
   if (csv != nullptr) std::fclose(csv);

@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
-# Plots of a collectives CSV (ccl-bench-collectives):
+# Plots of a collectives CSV (ccl-bench-collectives; ccl-bench-drop-in writes the same columns 1
+# and 3-7: name, -, ranks, bytes, time, Open MPI's time, ratio):
 #   collectives.png          ratio ccl / Open MPI against bytes per member, a panel per rank count
 #   collectives_<name>.png   time against bytes per member for both libraries, a line per rank count
 #   perf/plot_collectives.sh collectives.csv OUTDIR
+# With NAME and WHO, only the ratios, as OUTDIR/NAME.png, labelled "WHO / Open MPI":
+#   perf/plot_collectives.sh drop_in_collectives.csv OUTDIR drop_in_collectives "libccl_mpi"
 set -euo pipefail
 csv=$1
 outdir=$2
-colls=$(tail -n +2 "$csv" | cut -d, -f1 | awk '!seen[$0]++' | grep -v '^sync$')
+name=${3:-collectives}
+who=${4:-ccl}
+colls=$(tail -n +2 "$csv" | cut -d, -f1 | awk '!seen[$0]++' | grep -vE '^(sync|MPI_Barrier)$')
 nps=$(tail -n +2 "$csv" | cut -d, -f3 | sort -n | uniq)
 xtics="set xtics ('8' 8, '64' 64, '512' 512, '4K' 4096, '32K' 32768, '256K' 262144, '1M' 1048576, '4M' 4194304)"
-common="set datafile separator ','; set logscale x 2; $xtics; set xrange [5:6000000]; set grid; set key outside right"
+common="set termoption noenhanced; set datafile separator ','; set logscale x 2; $xtics; set xrange [5:6000000]; set grid; set key outside right"
 {
   echo "set terminal pngcairo size 1800,700 font ',9'"
-  echo "set output '$outdir/collectives.png'"
+  echo "set output '$outdir/$name.png'"
   echo "$common"
   echo "set logscale y 2"
   echo "set xlabel 'bytes per member'"
-  echo "set ylabel 'time ccl / time Open MPI (below 1: ccl faster)'"
+  echo "set ylabel 'time $who / time Open MPI (below 1: $who faster)'"
   echo "set multiplot layout 2,3"
   for np in $nps; do
     echo "set title '$np ranks'"
@@ -30,6 +35,7 @@ common="set datafile separator ','; set logscale x 2; $xtics; set xrange [5:6000
   done
   echo "unset multiplot"
 } | gnuplot
+[ $# -le 2 ] || exit 0
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for c in $colls; do

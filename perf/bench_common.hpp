@@ -1,0 +1,161 @@
+// What ccl-bench-collectives and ccl-bench-drop-in share: their options, and paired timing of two
+// implementations of one call in the same job (each timed in blocks of back-to-back calls,
+// blocks_of_calls.hpp, the two taking turns, compared block by block).
+#pragma once
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "blocks_of_calls.hpp"
+
+struct BenchOptions {
+  std::string csv;
+  std::size_t min_bytes = 0, max_bytes = std::size_t{4} << 20;
+  std::vector<std::string> only;  // the cases to keep, by name; empty: all
+  int reps = 3;
+  int sweeps = 3;
+  bool quick = false;
+};
+
+// The command line of `program`; `known(name)` says whether --only may name a case. Throws
+// std::runtime_error with a message naming the option.
+template <class Known>
+BenchOptions parse_bench_options(int argc, char** argv, const std::string& program, Known known) {
+  BenchOptions o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::runtime_error(program + ": " + a + " needs a value");
+      return argv[++i];
+    };
+    auto number = [&]() -> long {
+      const std::string v = next();
+      std::size_t used = 0;
+      long x = -1;
+      try {
+        x = std::stol(v, &used);
+      } catch (const std::exception&) {
+      }
+      if (used != v.size() || x < 0)
+        throw std::runtime_error(program + ": " + a + " needs a number, not '" + v + "'");
+      return x;
+    };
+    if (a == "--csv") {
+      o.csv = next();
+    } else if (a == "--min-bytes") {
+      o.min_bytes = static_cast<std::size_t>(number());
+    } else if (a == "--max-bytes") {
+      o.max_bytes = static_cast<std::size_t>(number());
+    } else if (a == "--only") {
+      const std::string list = next() + ",";
+      for (std::size_t at = 0, comma; (comma = list.find(',', at)) != std::string::npos;
+           at = comma + 1) {
+        const std::string name = list.substr(at, comma - at);
+        if (!known(name))
+          throw std::runtime_error(program + ": --only: unknown case '" + name + "'");
+        o.only.push_back(name);
+      }
+    } else if (a == "--reps") {
+      o.reps = std::max(1, static_cast<int>(number()));
+    } else if (a == "--sweeps") {
+      o.sweeps = std::max(1, static_cast<int>(number()));
+    } else if (a == "--quick") {
+      o.quick = true;
+    } else {
+      throw std::runtime_error(program + ": unknown option '" + a +
+                               "' (use --csv FILE, --min-bytes N, --max-bytes N, --only NAME,..., "
+                               "--reps N, --sweeps N, --quick)");
+    }
+  }
+  return o;
+}
+
+// Slowest rank's mean seconds per call of f over a block of `iters` calls. One untimed call
+// first: the block before may have been the other implementation's, and the first call after a
+// switch pays for it (seen as Open MPI's first block after ccl's at 1.0-2.2x its next one). The
+// barrier and the maximum go straight to MPI (PMPI_) so that the harness stays the same when a
+// profiling library such as libccl_mpi intercepts MPI_ calls.
+inline double time_calls(const std::function<void()>& f, int iters) {
+  f();
+  PMPI_Barrier(MPI_COMM_WORLD);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < iters; ++i) f();
+  const double mine =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / iters;
+  double slowest = 0;
+  PMPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return slowest;
+}
+
+inline double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+// The median of a[i] / b[i]: blocks i of a and of b ran one right after the other (same sweep,
+// same repetition), so a slow spell of a shared machine that lasts a few blocks slows both and
+// cancels out of their ratio, where it would move one median and not the other.
+inline double paired_ratio(const std::vector<double>& a, const std::vector<double>& b) {
+  std::vector<double> r;
+  for (std::size_t i = 0; i < std::min(a.size(), b.size()); ++i) r.push_back(a[i] / b[i]);
+  return median(r);
+}
+
+inline double worst(const std::vector<double>& v) {
+  return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end());
+}
+
+// How many of v are above x (or, with above false, below it).
+inline long count_above(const std::vector<double>& v, double x, bool above) {
+  return static_cast<long>(
+      std::count_if(v.begin(), v.end(), [&](double y) { return above ? y > x : y < x; }));
+}
+
+// The sizes per member both benchmarks sweep: 8 B to 4 MiB.
+inline constexpr std::size_t kBytesPerMember[] = {8,     64,     512,     4096,
+                                                  32768, 262144, 1048576, 4194304};
+
+// `reps` rounds of three blocks: a, b, and b again (the A/A control), who goes first rotating.
+inline void time_in_turns(const std::function<void()>& a, const std::function<void()>& b, int iters,
+                          int reps, std::vector<double>& a_times, std::vector<double>& b_times,
+                          std::vector<double>& b_again) {
+  for (int rep = 0; rep < reps; ++rep) {
+    for (int turn = 0; turn < 3; ++turn) {
+      switch ((turn + rep) % 3) {
+        case 0:
+          a_times.push_back(time_calls(a, iters));
+          break;
+        case 1:
+          b_times.push_back(time_calls(b, iters));
+          break;
+        default:
+          b_again.push_back(time_calls(b, iters));
+          break;
+      }
+    }
+  }
+}
+
+// Rank 0's CSV file with its header line written (null elsewhere or without a path); a file that
+// cannot be written ends the job.
+inline FILE* open_csv(const std::string& path, const char* program, const char* header) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  if (rank != 0 || path.empty()) return nullptr;
+  FILE* csv = std::fopen(path.c_str(), "w");
+  if (csv == nullptr) {
+    std::fprintf(stderr, "%s: cannot write %s\n", program, path.c_str());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  std::fprintf(csv, "%s\n", header);
+  return csv;
+}
