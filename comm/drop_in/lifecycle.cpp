@@ -121,6 +121,7 @@ int MPI_Op_free(MPI_Op* op) {
 
 int MPI_Type_free(MPI_Datatype* type) {
   forget_layout(*type);
+  forget_kernels(MPI_OP_NULL, *type);
   return PMPI_Type_free(type);
 }
 

@@ -39,7 +39,7 @@ int cancel_pending(void*, int) {
 
 void note_algorithm(MpiCall which, CollKind kind) {
   const std::string_view algorithm = statistics().of(kind).algorithm;
-  usage(which).algorithms[std::string(name(kind)) + " " + std::string(algorithm)] += 1;
+  usage(which).algorithms[{kind, algorithm}] += 1;
 }
 
 int report_failure(MpiCall which, MPI_Comm comm, const std::exception& e) {
@@ -53,7 +53,7 @@ int report_failure(MpiCall which, MPI_Comm comm, const std::exception& e) {
 
 void Pending::start() {
   started = true;
-  detail::Call call = plan->calls.front()();
+  detail::Call call = plan->calls.front().take();
   kind = call.kind;
   running = detail::start(entry->formed_group(), std::move(call));
 }

@@ -171,9 +171,7 @@ ReduceKernel user_kernel(const UserOp& op, MPI_Datatype type, std::size_t bytes)
   return k;
 }
 
-}  // namespace
-
-KernelChoice kernel_for(MPI_Op op, MPI_Datatype type) {
+KernelChoice choose_kernel(MPI_Op op, MPI_Datatype type) {
   const Layout& l = layout_of(type);
   if (auto it = user_ops().find(op); it != user_ops().end()) {
     if (!l.packed) return {std::nullopt, "user operator on a datatype with gaps"};
@@ -194,11 +192,35 @@ KernelChoice kernel_for(MPI_Op op, MPI_Datatype type) {
   return {std::nullopt, "operator not defined on the datatype"};
 }
 
+// Choices made, by operator and datatype: finding one walks the type table and, for a user
+// operator, allocates; a small reduction would pay that on every call.
+std::map<std::pair<MPI_Op, MPI_Datatype>, KernelChoice>& chosen() {
+  static std::map<std::pair<MPI_Op, MPI_Datatype>, KernelChoice> c;
+  return c;
+}
+
+}  // namespace
+
+const KernelChoice& kernel_for(MPI_Op op, MPI_Datatype type) {
+  auto& c = chosen();
+  auto it = c.find({op, type});
+  if (it == c.end()) it = c.emplace(std::pair{op, type}, choose_kernel(op, type)).first;
+  return it->second;
+}
+
 void remember_user_op(MPI_Op op, MPI_User_function* fn, bool commutative) {
   user_ops()[op] = UserOp{fn, commutative};
+  forget_kernels(op, MPI_DATATYPE_NULL);
 }
 void forget_user_op(MPI_Op op) {
   user_ops().erase(op);
+  forget_kernels(op, MPI_DATATYPE_NULL);
+}
+
+void forget_kernels(MPI_Op op, MPI_Datatype type) {
+  std::erase_if(chosen(), [&](const auto& entry) {
+    return entry.first.first == op || entry.first.second == type;
+  });
 }
 
 }  // namespace ccl::drop_in

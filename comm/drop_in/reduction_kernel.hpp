@@ -24,10 +24,14 @@ struct KernelChoice {
   std::optional<ReductionPlan> plan;
   std::string why_not;
 };
-KernelChoice kernel_for(MPI_Op op, MPI_Datatype type);
+// Made once per operator and datatype, then kept until either is freed.
+const KernelChoice& kernel_for(MPI_Op op, MPI_Datatype type);
 
 // Called by the MPI_Op_create / MPI_Op_free wrappers.
 void remember_user_op(MPI_Op op, MPI_User_function* fn, bool commutative);
 void forget_user_op(MPI_Op op);
+// Drops the choices made for an operator or a datatype (MPI_OP_NULL / MPI_DATATYPE_NULL: none)
+// about to be freed, whose handle MPI may give to a new one.
+void forget_kernels(MPI_Op op, MPI_Datatype type);
 
 }  // namespace ccl::drop_in

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "tick_clock.hpp"
+
 namespace ccl::drop_in {
 
 namespace {
@@ -28,10 +30,12 @@ std::string human_bytes(double b) {
   return text;
 }
 
-std::string joined(const std::map<std::string, std::uint64_t>& m) {
+// "name x3, other x1"; names as `name_of` spells the map's keys.
+template <class Key, class Name>
+std::string joined(const std::map<Key, std::uint64_t>& m, Name name_of) {
   std::string s;
-  for (const auto& [name, calls] : m)
-    s += (s.empty() ? "" : ", ") + name + " x" + std::to_string(calls);
+  for (const auto& [key, calls] : m)
+    s += (s.empty() ? "" : ", ") + name_of(key) + " x" + std::to_string(calls);
   return s.empty() ? "-" : s;
 }
 
@@ -84,7 +88,7 @@ void print_report() {
     mine[3 * i] = static_cast<double>(u.on_ccl);
     mine[3 * i + 1] = static_cast<double>(u.on_mpi);
     mine[3 * i + 2] = static_cast<double>(u.bytes);
-    seconds[i] = u.seconds;
+    seconds[i] = static_cast<double>(u.ticks) * detail::seconds_per_tick();
   }
   PMPI_Reduce(mine.data(), sums.data(), 3 * kMpiCalls, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   PMPI_Reduce(seconds.data(), slowest.data(), kMpiCalls, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
@@ -103,8 +107,11 @@ void print_report() {
     if (sums[3 * i] + sums[3 * i + 1] == 0) continue;
     any = true;
     const Usage& u = table()[static_cast<std::size_t>(i)];
-    std::string names = joined(u.algorithms);
-    if (!u.reasons.empty()) names += " | " + joined(u.reasons);
+    std::string names = joined(u.algorithms, [](const std::pair<CollKind, std::string_view>& k) {
+      return std::string(name(k.first)) + " " + std::string(k.second);
+    });
+    if (!u.reasons.empty())
+      names += " | " + joined(u.reasons, [](const std::string& reason) { return reason; });
     std::printf("%-27s %10.0f %10.0f %12s %10.4f  %s\n", mpi_call_name(static_cast<MpiCall>(i)),
                 sums[3 * i], sums[3 * i + 1], human_bytes(sums[3 * i + 2]).c_str(), slowest[i],
                 names.c_str());

@@ -5,6 +5,10 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
+#include <utility>
+
+#include "ccl/shape.hpp"
 
 namespace ccl::drop_in {
 
@@ -47,8 +51,9 @@ struct Usage {
   std::uint64_t on_ccl = 0;
   std::uint64_t on_mpi = 0;  // fallbacks
   std::uint64_t bytes = 0;   // this rank's buffer bytes (send side; receive side for a root)
-  double seconds = 0;        // inside the MPI call (start only, for nonblocking ones)
-  std::map<std::string, std::uint64_t> algorithms;  // "<ccl collective> <algorithm>" -> calls
+  std::uint64_t ticks = 0;   // inside the MPI call (start only, for nonblocking ones)
+  // (ccl collective, algorithm name: static storage) -> calls; no string is built per call.
+  std::map<std::pair<CollKind, std::string_view>, std::uint64_t> algorithms;
   std::map<std::string, std::uint64_t> reasons;     // fallback reason -> calls
 };
 

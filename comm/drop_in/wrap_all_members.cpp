@@ -28,23 +28,23 @@ int allgather_blocks(MpiCall which, const void* sendbuf, int sendcount, MPI_Data
                      const std::shared_ptr<CommEntry>& entry, bool vector_form,
                      MPI_Request* request) {
   const int me = rank_in(comm);
-  auto plan = std::make_unique<Plan>();
+  Plan plan;
   const std::vector<std::size_t> bytes = block_bytes(blocks, recvtype);
-  std::byte* recv = recv_blocks(*plan, recvbuf, blocks, recvtype, comm);
+  std::byte* recv = recv_blocks(plan, recvbuf, blocks, recvtype, comm);
   const std::size_t offset = std::accumulate(bytes.begin(), bytes.begin() + me, std::size_t{0});
   detail::Call c = byte_call(vector_form ? CollKind::concatv : CollKind::concat);
   if (sendbuf == MPI_IN_PLACE) {
     if (recv != recvbuf) pack_block_into(recv, recvbuf, blocks, me, recvtype, comm);
     c.send = recv + offset;
   } else {
-    c.send = send_bytes(*plan, sendbuf, sendcount, sendtype, comm);
+    c.send = send_bytes(plan, sendbuf, sendcount, sendtype, comm);
   }
   c.send_elems = bytes[static_cast<std::size_t>(me)];
   c.recv = recv;
   c.recv_elems = sum(bytes);
   if (vector_form) c.counts = bytes;
   usage(which).bytes += c.send_elems;
-  plan->add(std::move(c));
+  plan.add(std::move(c));
   return run_plan(which, comm, entry, std::move(plan), request);
 }
 
@@ -95,7 +95,7 @@ int alltoall_blocks(MpiCall which, const void* sendbuf, const Blocks& send_block
                     MPI_Datatype sendtype, void* recvbuf, const Blocks& recv_blocks_in,
                     MPI_Datatype recvtype, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry,
                     bool vector_form, MPI_Request* request) {
-  auto plan = std::make_unique<Plan>();
+  Plan plan;
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const Blocks& sb = in_place ? recv_blocks_in : send_blocks_in;
   const MPI_Datatype st = in_place ? recvtype : sendtype;
@@ -104,22 +104,22 @@ int alltoall_blocks(MpiCall which, const void* sendbuf, const Blocks& send_block
   const std::vector<std::size_t> recv_bytes_each = block_bytes(recv_blocks_in, recvtype);
   std::byte* send = nullptr;
   if (in_place) {  // a copy: the receive buffer is written while the send side is still read
-    send = plan->temporary(sum(send_bytes_each));
+    send = plan.temporary(sum(send_bytes_each));
     for (int i = 0; i < sb.n; ++i) pack_block_into(send, from, sb, i, st, comm);
   } else {
-    send = send_blocks(*plan, from, sb, st, comm);
+    send = send_blocks(plan, from, sb, st, comm);
   }
   detail::Call c = byte_call(vector_form ? CollKind::indexv : CollKind::index);
   c.send = send;
   c.send_elems = sum(send_bytes_each);
-  c.recv = recv_blocks(*plan, recvbuf, recv_blocks_in, recvtype, comm);
+  c.recv = recv_blocks(plan, recvbuf, recv_blocks_in, recvtype, comm);
   c.recv_elems = sum(recv_bytes_each);
   if (vector_form) {
     c.counts = send_bytes_each;
     c.recv_counts = recv_bytes_each;
   }
   usage(which).bytes += c.send_elems;
-  plan->add(std::move(c));
+  plan.add(std::move(c));
   return run_plan(which, comm, entry, std::move(plan), request);
 }
 
@@ -170,8 +170,8 @@ int barrier(MpiCall which, MPI_Comm comm, MPI_Request* request) {
   const Timed timed(which);
   auto entry = admit(which, comm, {}, {});
   if (entry == nullptr) return request ? PMPI_Ibarrier(comm, request) : PMPI_Barrier(comm);
-  auto plan = std::make_unique<Plan>();
-  plan->add(byte_call(CollKind::sync));
+  Plan plan;
+  plan.add(byte_call(CollKind::sync));
   return run_plan(which, comm, entry, std::move(plan), request);
 }
 

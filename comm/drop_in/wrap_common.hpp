@@ -3,18 +3,20 @@
 
 #include <mpi.h>
 
+#include "tick_clock.hpp"
 #include "usage_report.hpp"
 
 namespace ccl::drop_in {
 
 // Adds the time spent in the MPI call to its row of the report.
+// ccl's tick clock: a third of the cost of MPI_Wtime, which a call of a few hundred ns notices.
 struct Timed {
-  explicit Timed(MpiCall which) : u(usage(which)), t0(PMPI_Wtime()) {}
-  ~Timed() { u.seconds += PMPI_Wtime() - t0; }
+  explicit Timed(MpiCall which) : u(usage(which)), t0(detail::ticks()) {}
+  ~Timed() { u.ticks += detail::ticks() - t0; }
   Timed(const Timed&) = delete;
   Timed& operator=(const Timed&) = delete;
   Usage& u;
-  double t0;
+  std::uint64_t t0;
 };
 
 // Arguments MPI itself must judge go to MPI, which reports them through the communicator's

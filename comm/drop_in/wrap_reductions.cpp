@@ -30,14 +30,14 @@ std::optional<Reduction> prepare(MpiCall which, int count, MPI_Datatype type, MP
     count_fallback(which, kInvalid);
     return std::nullopt;
   }
-  KernelChoice k = kernel_for(op, type);
+  const KernelChoice& k = kernel_for(op, type);
   if (!k.plan) {
     count_fallback(which, k.why_not.c_str());
     return std::nullopt;
   }
   auto entry = route(which, comm);
   if (entry == nullptr) return std::nullopt;
-  Reduction r{std::move(entry), std::move(*k.plan)};
+  Reduction r{std::move(entry), *k.plan};
   const Layout& l = layout_of(type);
   r.elems = r.how.user_op ? static_cast<std::size_t>(count)
                           : static_cast<std::size_t>(count) * l.basic_count;
@@ -77,14 +77,14 @@ int reduce(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Dat
     return request ? PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, request)
                    : PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
   }
-  auto plan = std::make_unique<Plan>();
+  Plan plan;
   const bool at_root = rank_in(comm) == root;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (at_root && sendbuf != MPI_IN_PLACE) send = separate(*plan, send, recvbuf, r->bytes);
+  if (at_root && sendbuf != MPI_IN_PLACE) send = separate(plan, send, recvbuf, r->bytes);
   detail::Call c = reduction_call(CollKind::reduce, *r, send, at_root ? recvbuf : nullptr,
                                   at_root ? r->elems : 0);
   c.root = root;
-  plan->add(std::move(c));
+  plan.add(std::move(c));
   return run_plan(which, comm, r->entry, std::move(plan), request);
 }
 
@@ -101,10 +101,10 @@ int all_members(MpiCall which, CollKind kind, const void* sendbuf, void* recvbuf
     return request ? to_mpi_nonblocking(sendbuf, recvbuf, count, type, op, comm, request)
                    : to_mpi(sendbuf, recvbuf, count, type, op, comm);
   }
-  auto plan = std::make_unique<Plan>();
+  Plan plan;
   const void* send =
-      sendbuf == MPI_IN_PLACE ? recvbuf : separate(*plan, sendbuf, recvbuf, r->bytes);
-  plan->add(reduction_call(kind, *r, send, recvbuf, r->elems));
+      sendbuf == MPI_IN_PLACE ? recvbuf : separate(plan, sendbuf, recvbuf, r->bytes);
+  plan.add(reduction_call(kind, *r, send, recvbuf, r->elems));
   return run_plan(which, comm, r->entry, std::move(plan), request);
 }
 
@@ -117,18 +117,18 @@ int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI
   const Timed timed(MpiCall::Exscan);
   auto r = prepare(MpiCall::Exscan, count, type, op, comm);
   if (!r) return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
-  auto plan = std::make_unique<Plan>();
+  Plan plan;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  std::byte* inclusive = plan->temporary(r->bytes);
-  void* result = rank_in(comm) == 0 ? plan->temporary(r->bytes) : recvbuf;
-  plan->add(reduction_call(CollKind::prefix, *r, send, inclusive, r->elems));
+  std::byte* inclusive = plan.temporary(r->bytes);
+  void* result = rank_in(comm) == 0 ? plan.temporary(r->bytes) : recvbuf;
+  plan.add(reduction_call(CollKind::prefix, *r, send, inclusive, r->elems));
   detail::Call shift = byte_call(CollKind::shift);
   shift.elem = r->how.elem;
   shift.send = inclusive;
   shift.send_elems = shift.recv_elems = r->elems;
   shift.recv = static_cast<std::byte*>(result);
   shift.distance = 1;
-  plan->add(std::move(shift));
+  plan.add(std::move(shift));
   return run_plan(MpiCall::Exscan, comm, r->entry, std::move(plan), nullptr);
 }
 
@@ -146,16 +146,16 @@ int reduce_scatter_block(MpiCall which, const void* sendbuf, void* recvbuf, int 
                : PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, type, op, comm);
   }
   const auto members = static_cast<std::size_t>(size_of(comm));
-  auto plan = std::make_unique<Plan>();
+  Plan plan;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  std::byte* blocks = plan->temporary(members * r->bytes);
+  std::byte* blocks = plan.temporary(members * r->bytes);
   detail::Call c = byte_call(CollKind::index);
   c.elem = r->how.elem;
   c.send = static_cast<const std::byte*>(send);
   c.recv = blocks;
   c.send_elems = c.recv_elems = members * r->elems;
-  plan->add(std::move(c));
-  plan->after.push_back(
+  plan.add(std::move(c));
+  plan.after.push_back(
       [blocks, recvbuf, members, elems = r->elems, bytes = r->bytes, kernel = r->how.kernel] {
         auto* out = static_cast<std::byte*>(recvbuf);
         if (bytes == 0) return;  // an empty vector may be a null buffer

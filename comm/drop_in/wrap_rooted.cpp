@@ -24,13 +24,13 @@ int bcast(MpiCall which, void* buf, int count, MPI_Datatype type, int root, MPI_
   }
   const std::size_t bytes = static_cast<std::size_t>(count) * layout_of(type).size;
   usage(which).bytes += bytes;
-  auto plan = std::make_unique<Plan>();
-  std::byte* wire = rank_in(comm) == root ? send_bytes(*plan, buf, count, type, comm)
-                                          : recv_bytes(*plan, buf, count, type, comm);
+  Plan plan;
+  std::byte* wire = rank_in(comm) == root ? send_bytes(plan, buf, count, type, comm)
+                                          : recv_bytes(plan, buf, count, type, comm);
   detail::Call c = byte_call(CollKind::bcast, root);
   c.send = c.recv = wire;
   c.send_elems = c.recv_elems = bytes;
-  plan->add(std::move(c));
+  plan.add(std::move(c));
   return run_plan(which, comm, entry, std::move(plan), request);
 }
 
@@ -51,21 +51,21 @@ int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype send
                                   comm);
   }
   const int members = size_of(comm);
-  auto plan = std::make_unique<Plan>();
+  Plan plan;
   detail::Call c = byte_call(CollKind::scatter, root);
   if (at_root) {
     const std::size_t block = static_cast<std::size_t>(sendcount) * layout_of(sendtype).size;
     usage(which).bytes += block * static_cast<std::size_t>(members);
-    c.send = send_bytes(*plan, sendbuf, sendcount * members, sendtype, comm);
+    c.send = send_bytes(plan, sendbuf, sendcount * members, sendtype, comm);
     c.send_elems = block * static_cast<std::size_t>(members);
     c.recv = in_place ? const_cast<std::byte*>(c.send) + block * static_cast<std::size_t>(root)
-                      : recv_bytes(*plan, recvbuf, recvcount, recvtype, comm);
+                      : recv_bytes(plan, recvbuf, recvcount, recvtype, comm);
     c.recv_elems = block;
   } else {
-    c.recv = recv_bytes(*plan, recvbuf, recvcount, recvtype, comm);
+    c.recv = recv_bytes(plan, recvbuf, recvcount, recvtype, comm);
     c.recv_elems = static_cast<std::size_t>(recvcount) * layout_of(recvtype).size;
   }
-  plan->add(std::move(c));
+  plan.add(std::move(c));
   return run_plan(which, comm, entry, std::move(plan), request);
 }
 
@@ -84,13 +84,13 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
                                  comm);
   }
   const int members = size_of(comm);
-  auto plan = std::make_unique<Plan>();
+  Plan plan;
   detail::Call c = byte_call(CollKind::gather, root);
   if (at_root) {
     const Layout& l = layout_of(recvtype);
     const std::size_t block = static_cast<std::size_t>(recvcount) * l.size;
     usage(which).bytes += block * static_cast<std::size_t>(members);
-    c.recv = recv_bytes(*plan, recvbuf, recvcount * members, recvtype, comm);
+    c.recv = recv_bytes(plan, recvbuf, recvcount * members, recvtype, comm);
     c.recv_elems = block * static_cast<std::size_t>(members);
     std::byte* own = c.recv + block * static_cast<std::size_t>(root);
     if (in_place && !l.packed) {  // the root's block sits in the user's buffer, not the temporary
@@ -100,14 +100,14 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
       pack_block_into(c.recv, recvbuf, Blocks{counts.data(), displacements.data(), members}, root,
                       recvtype, comm);
     }
-    c.send = in_place ? own : send_bytes(*plan, sendbuf, sendcount, sendtype, comm);
+    c.send = in_place ? own : send_bytes(plan, sendbuf, sendcount, sendtype, comm);
     c.send_elems = block;
   } else {
-    c.send = send_bytes(*plan, sendbuf, sendcount, sendtype, comm);
+    c.send = send_bytes(plan, sendbuf, sendcount, sendtype, comm);
     c.send_elems = static_cast<std::size_t>(sendcount) * layout_of(sendtype).size;
     usage(which).bytes += c.send_elems;
   }
-  plan->add(std::move(c));
+  plan.add(std::move(c));
   return run_plan(which, comm, entry, std::move(plan), request);
 }
 
@@ -151,14 +151,14 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
   }
   const int members = size_of(comm);
   const int me = rank_in(comm);
-  auto plan = std::make_unique<Plan>();
+  Plan plan;
   const Blocks blocks{sendcounts, displs, members};
   const std::size_t* counts = counts_from_root(
-      *plan, members, root, at_root ? block_bytes(blocks, sendtype) : std::vector<std::size_t>{});
-  std::byte* send = at_root ? send_blocks(*plan, sendbuf, blocks, sendtype, comm) : nullptr;
+      plan, members, root, at_root ? block_bytes(blocks, sendtype) : std::vector<std::size_t>{});
+  std::byte* send = at_root ? send_blocks(plan, sendbuf, blocks, sendtype, comm) : nullptr;
   std::byte* recv = nullptr;
-  if (!in_place) recv = recv_bytes(*plan, recvbuf, recvcount, recvtype, comm);
-  plan->calls.push_back([=] {
+  if (!in_place) recv = recv_bytes(plan, recvbuf, recvcount, recvtype, comm);
+  plan.add_built([=] {
     detail::Call c = byte_call(CollKind::scatterv, root);
     c.counts.assign(counts, counts + members);
     const auto [offset, total] = offset_and_total(c.counts, me);
@@ -188,18 +188,18 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   }
   const int members = size_of(comm);
   const int me = rank_in(comm);
-  auto plan = std::make_unique<Plan>();
+  Plan plan;
   const Blocks blocks{recvcounts, displs, members};
   const std::size_t* counts = counts_from_root(
-      *plan, members, root, at_root ? block_bytes(blocks, recvtype) : std::vector<std::size_t>{});
-  std::byte* recv = at_root ? recv_blocks(*plan, recvbuf, blocks, recvtype, comm) : nullptr;
+      plan, members, root, at_root ? block_bytes(blocks, recvtype) : std::vector<std::size_t>{});
+  std::byte* recv = at_root ? recv_blocks(plan, recvbuf, blocks, recvtype, comm) : nullptr;
   std::byte* send = nullptr;
   if (in_place) {  // the root's own block is in the user's buffer: put it among the packed ones
     if (recv != recvbuf) pack_block_into(recv, recvbuf, blocks, me, recvtype, comm);
   } else {
-    send = send_bytes(*plan, sendbuf, sendcount, sendtype, comm);
+    send = send_bytes(plan, sendbuf, sendcount, sendtype, comm);
   }
-  plan->calls.push_back([=] {
+  plan.add_built([=] {
     detail::Call c = byte_call(CollKind::gatherv, root);
     c.counts.assign(counts, counts + members);
     const auto [offset, total] = offset_and_total(c.counts, me);

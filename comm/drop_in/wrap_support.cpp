@@ -45,21 +45,21 @@ std::shared_ptr<CommEntry> admit(MpiCall which, MPI_Comm comm, std::initializer_
 }
 
 int run_plan(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry,
-             std::unique_ptr<Plan> plan, MPI_Request* request) {
+             Plan&& plan, MPI_Request* request) {
   usage(which).on_ccl += 1;
   try {
     if (request != nullptr) {
-      *request = begin_nonblocking(which, entry, std::move(plan));
+      *request = begin_nonblocking(which, entry, std::make_unique<Plan>(std::move(plan)));
       return MPI_SUCCESS;
     }
     const Group& g = entry->group();
-    for (auto& make : plan->calls) {
-      detail::Call call = make();
+    for (Plan::Step& step : plan.calls) {
+      detail::Call call = step.take();
       const CollKind kind = call.kind;
       detail::run(g, std::move(call));
       note_algorithm(which, kind);
     }
-    for (auto& step : plan->after) step();
+    for (auto& step : plan.after) step();
   } catch (const std::exception& e) {
     return report_failure(which, comm, e);
   }

@@ -31,7 +31,7 @@ void count_fallback(MpiCall which, const char* why);
 
 // Run a plan: blocking when request is null, else start it and set *request.
 int run_plan(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry,
-             std::unique_ptr<Plan> plan, MPI_Request* request);
+             Plan&& plan, MPI_Request* request);
 
 // A ccl call moving raw bytes, or reducing elements of `elem` bytes.
 detail::Call byte_call(CollKind kind, int root = 0);

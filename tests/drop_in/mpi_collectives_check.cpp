@@ -53,6 +53,26 @@ void mat_op(void* in, void* inout, int* len, MPI_Datatype*) {
   auto* y = static_cast<Mat*>(inout);
   for (int i = 0; i < *len; ++i) y[i] = mul(x[i], y[i]);
 }
+// A commutative user operator of another kind: a plain sum.
+void plain_sum(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* x = static_cast<long long*>(in);
+  auto* y = static_cast<long long*>(inout);
+  for (int i = 0; i < *len; ++i) y[i] += x[i];
+}
+// A commutative user operator for any datatype made of ints: sums the ints each element holds,
+// where its type map puts them (dense, or the first int of each element and a gap after it).
+void int_sum_by_type(void* in, void* inout, int* len, MPI_Datatype* type) {
+  MPI_Aint lb = 0, extent = 0;
+  int size = 0;
+  MPI_Type_get_extent(*type, &lb, &extent);
+  MPI_Type_size(*type, &size);
+  const auto stride = static_cast<int>(extent / static_cast<MPI_Aint>(sizeof(int)));
+  const int ints = size / static_cast<int>(sizeof(int));
+  auto* x = static_cast<int*>(in);
+  auto* y = static_cast<int*>(inout);
+  for (int e = 0; e < *len; ++e)
+    for (int k = 0; k < ints; ++k) y[e * stride + k] += x[e * stride + k];
+}
 // A commutative user operator: sum of absolute values.
 void abs_sum(void* in, void* inout, int* len, MPI_Datatype*) {
   auto* x = static_cast<long long*>(in);
@@ -407,6 +427,54 @@ void check_nonblocking(const Ctx& x, int t) {
       for (int i = 0; i < 3; ++i) expect(gathered[r * 3 + i] == value(t, r, i), "igather");
 }
 
+// Operators and datatypes freed and made again, which MPI may give the freed handles: what the
+// drop-in remembered about the old ones must not be used for the new ones. Each pass alternates
+// a commutative sum of absolute values with a plain sum (a user function of another kind) and a
+// dense pair type with a pair type whose second element is a gap.
+void check_handles_reused(int t) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (int pass = 0; pass < 6; ++pass) {
+    const bool abs_pass = pass % 2 == 0;
+    MPI_Op op;
+    MPI_Op_create(abs_pass ? &abs_sum : &plain_sum, 1, &op);
+    long long mine = value(t, rank, pass), want = 0, got = 0;
+    for (int r = 0; r < size; ++r)
+      want += abs_pass ? std::llabs(value(t, r, pass)) : value(t, r, pass);
+    if (abs_pass && size == 1) want = mine;  // one member: the operator is never applied
+    MPI_Allreduce(&mine, &got, 1, MPI_LONG_LONG, op, MPI_COMM_WORLD);
+    expect(got == want, "allreduce with a re-made user operator, pass " + std::to_string(pass));
+    MPI_Op_free(&op);
+
+    MPI_Datatype pair;  // two ints, or one int and a gap of one
+    if (abs_pass) {
+      MPI_Type_contiguous(2, MPI_INT, &pair);
+    } else {
+      MPI_Datatype one;
+      MPI_Type_contiguous(1, MPI_INT, &one);
+      MPI_Type_create_resized(one, 0, 2 * sizeof(int), &pair);
+      MPI_Type_free(&one);
+    }
+    MPI_Type_commit(&pair);
+    MPI_Op by_type;
+    MPI_Op_create(&int_sum_by_type, 1, &by_type);
+    std::vector<int> in{static_cast<int>(value(t, rank, 0)), static_cast<int>(value(t, rank, 1))};
+    std::vector<int> out{-7, -7};
+    MPI_Allreduce(in.data(), out.data(), 1, pair, by_type, MPI_COMM_WORLD);
+    int s0 = 0, s1 = 0;
+    for (int r = 0; r < size; ++r) {
+      s0 += static_cast<int>(value(t, r, 0));
+      s1 += static_cast<int>(value(t, r, 1));
+    }
+    expect(out[0] == s0, "allreduce on a re-made datatype, pass " + std::to_string(pass));
+    expect(out[1] == (abs_pass ? s1 : -7),
+           "gap of a re-made datatype, pass " + std::to_string(pass));
+    MPI_Op_free(&by_type);
+    MPI_Type_free(&pair);
+  }
+}
+
 void run_all(const Ctx& x, int t) {
   check_bcast(x, t);
   check_reductions(x, t);
@@ -477,6 +545,7 @@ int main(int argc, char** argv) {
     run_all(x, t + 1000);
     MPI_Comm_free(&half);
   }
+  for (int t = 0; t < rounds; ++t) check_handles_reused(t);
   // Many communicators made and freed: each one's group is released.
   for (int i = 0; i < 200; ++i) {
     MPI_Comm c;
