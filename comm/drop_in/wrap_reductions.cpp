@@ -1,7 +1,9 @@
 // MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan and MPI_Reduce_scatter_block, blocking and
-// nonblocking, as ccl reduce, combine, prefix, prefix + shift, and index + a local reduction.
+// nonblocking, as ccl reduce, combine, prefix, prefix (short) or prefix + shift (long), and
+// index + a local reduction.
 #include <cstring>
 
+#include "exclusive_scan.hpp"
 #include "pass_through.hpp"
 #include "reduction_kernel.hpp"
 #include "wrap_common.hpp"
@@ -102,25 +104,55 @@ int all_members(MpiCall which, CollKind kind, const void* sendbuf, void* recvbuf
                    : to_mpi(sendbuf, recvbuf, count, type, op, comm);
   }
   Plan plan;
-  const void* send =
-      sendbuf == MPI_IN_PLACE ? recvbuf : separate(plan, sendbuf, recvbuf, r->bytes);
+  const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : separate(plan, sendbuf, recvbuf, r->bytes);
   plan.add(reduction_call(kind, *r, send, recvbuf, r->elems));
   return run_plan(which, comm, r->entry, std::move(plan), request);
 }
 
-// Exclusive scan: an inclusive prefix into a temporary, then a shift by one member, so member r
-// receives x0 op ... op x(r-1) in rank order. Member 0's result is undefined in MPI: its buffer
-// is left alone. Two ccl calls, the second depending on the first: blocking form only.
-int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op,
-           MPI_Comm comm) {
+// Exclusive scan. Short vectors: one prefix on (A, B, f) elements (exclusive_scan.hpp), blocking
+// or not. Longer ones: an inclusive prefix into a temporary, then a shift by one member, so
+// member r receives x0 op ... op x(r-1) in rank order; two ccl calls, the second depending on the
+// first, so the nonblocking form goes to MPI. Member 0's result is undefined in MPI: its buffer
+// is left alone.
+int exscan(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+           MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   const InsideWrapper inside;
-  const Timed timed(MpiCall::Exscan);
-  auto r = prepare(MpiCall::Exscan, count, type, op, comm);
-  if (!r) return PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
+  const Timed timed(which);
+  auto to_mpi = [&] {
+    return request ? PMPI_Iexscan(sendbuf, recvbuf, count, type, op, comm, request)
+                   : PMPI_Exscan(sendbuf, recvbuf, count, type, op, comm);
+  };
+  if (request != nullptr && type != MPI_DATATYPE_NULL && count > 0 &&
+      static_cast<std::size_t>(count) * layout_of(type).size > kExclusiveScanMaxBytes) {
+    count_fallback(which, "vector above 2 KiB (a second ccl call would wait on the first)");
+    return to_mpi();
+  }
+  auto r = prepare(which, count, type, op, comm);
+  if (!r) return to_mpi();
   Plan plan;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  const bool first = rank_in(comm) == 0;
+  if (r->bytes <= kExclusiveScanMaxBytes) {
+    const std::size_t element = exclusive_element_bytes(r->bytes);
+    std::byte* mine = plan.temporary(element);
+    std::byte* scanned = plan.temporary(element);
+    make_exclusive_element(mine, send, r->bytes);
+    detail::Call c = byte_call(CollKind::prefix);
+    c.elem = element;
+    c.send = mine;
+    c.recv = scanned;
+    c.send_elems = c.recv_elems = 1;
+    c.kernel = exclusive_scan_kernel(r->how.kernel, r->elems, r->how.elem);
+    plan.add(std::move(c));
+    if (!first && r->bytes > 0) {
+      plan.after.push_back([recvbuf, scanned, bytes = r->bytes] {
+        std::memcpy(recvbuf, exclusive_result(scanned, bytes), bytes);
+      });
+    }
+    return run_plan(which, comm, r->entry, std::move(plan), request);
+  }
   std::byte* inclusive = plan.temporary(r->bytes);
-  void* result = rank_in(comm) == 0 ? plan.temporary(r->bytes) : recvbuf;
+  void* result = first ? plan.temporary(r->bytes) : recvbuf;
   plan.add(reduction_call(CollKind::prefix, *r, send, inclusive, r->elems));
   detail::Call shift = byte_call(CollKind::shift);
   shift.elem = r->how.elem;
@@ -129,7 +161,7 @@ int exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI
   shift.recv = static_cast<std::byte*>(result);
   shift.distance = 1;
   plan.add(std::move(shift));
-  return run_plan(MpiCall::Exscan, comm, r->entry, std::move(plan), nullptr);
+  return run_plan(which, comm, r->entry, std::move(plan), nullptr);
 }
 
 // Reduce-scatter with equal blocks: an index (all-to-all) brings member r block r of every
@@ -212,13 +244,12 @@ int MPI_Iscan(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm
 }
 int MPI_Exscan(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
   if (passing_through()) return PMPI_Exscan(s, r, n, t, op, c);
-  return exscan(s, r, n, t, op, c);
+  return exscan(MpiCall::Exscan, s, r, n, t, op, c, nullptr);
 }
 int MPI_Iexscan(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
                 MPI_Request* q) {
-  if (!passing_through())
-    count_fallback(MpiCall::Iexscan, "two ccl calls, the second on the first's result");
-  return PMPI_Iexscan(s, r, n, t, op, c, q);
+  if (passing_through()) return PMPI_Iexscan(s, r, n, t, op, c, q);
+  return exscan(MpiCall::Iexscan, s, r, n, t, op, c, q);
 }
 int MPI_Reduce_scatter_block(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c) {
   if (passing_through()) return PMPI_Reduce_scatter_block(s, r, n, t, op, c);

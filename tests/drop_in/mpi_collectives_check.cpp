@@ -214,6 +214,25 @@ void check_reductions(const Ctx& x, int t) {
   ex_out = mine;
   MPI_Exscan(MPI_IN_PLACE, ex_out.data(), n, MPI_LONG_LONG, MPI_SUM, x.comm);
   if (x.rank > 0) expect(ex_out == exs, "exscan in place");
+  // Short and long vectors take different forms in the drop-in (one ccl call up to 2 KiB, two
+  // beyond): both, blocking and not, and an empty one.
+  for (int len : {0, 1, 128, 129, 1200}) {  // 128 matrices: 2 KiB
+    std::vector<Mat> v(static_cast<std::size_t>(len)), want(v.size()),
+        out(v.size(), Mat{9, 9, 9, 9}), iout(v.size(), Mat{9, 9, 9, 9});
+    for (int i = 0; i < len; ++i) {
+      v[i] = mat_of(t + 1, x.rank, i);
+      want[i] = mat_of(t + 1, 0, i);
+      for (int r = 1; r < x.rank; ++r) want[i] = mul(want[i], mat_of(t + 1, r, i));
+    }
+    MPI_Exscan(v.data(), out.data(), len, x.mat, x.mat_op, x.comm);
+    MPI_Request q;
+    MPI_Iexscan(v.data(), iout.data(), len, x.mat, x.mat_op, x.comm, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    if (x.rank > 0) {
+      expect(out == want, "exscan of " + std::to_string(len) + " matrices");
+      expect(iout == want, "iexscan of " + std::to_string(len) + " matrices");
+    }
+  }
   // Reduce-scatter with equal blocks: block r of the sum to rank r.
   const int b = 3;
   std::vector<Mat> all(static_cast<std::size_t>(b * x.size)), block(b);
