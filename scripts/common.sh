@@ -4,7 +4,8 @@
 CCL_PACKAGES=(cmake g++ make openmpi-bin libopenmpi-dev libfftw3-dev libfftw3-mpi-dev
   libtrilinos-kokkos-dev libgtest-dev googletest libbenchmark-dev gnuplot-nox
   clang libclang-rt-dev  # libFuzzer test; clang only recommends the runtime (libclang_rt.fuzzer)
-  lammps lammps-examples hpcc)  # unmodified MPI programs the drop-in (libccl_mpi) is tested under
+  lammps lammps-examples hpcc  # unmodified MPI programs the drop-in (libccl_mpi) is tested under
+  simgrid libsimgrid-dev)  # SMPI: the MD app on simulated torus partitions
 
 ccl_root() { cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd; }
 

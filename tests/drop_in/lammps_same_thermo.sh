@@ -7,6 +7,7 @@ set -euo pipefail
 lib=$1 deck=$2 np=$3 mpiexec=$4
 shift 4
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../md/same_thermo_rows.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp "$deck" "$work/in.deck"
@@ -26,15 +27,4 @@ thermo() {
   "$mpiexec" -np "$np" --oversubscribe lmp -in in.deck -log none -screen ccl.out
 thermo plain.out > plain.thermo
 thermo ccl.out > ccl.thermo
-[ -s plain.thermo ] || { echo "no thermo output"; exit 1; }
-echo "thermo rows: $(wc -l < plain.thermo); bit for bit: $(cmp -s plain.thermo ccl.thermo && echo yes || echo no)"
-[ "$(wc -l < plain.thermo)" = "$(wc -l < ccl.thermo)" ] || { echo "thermo outputs differ in length"; exit 1; }
-paste -d'|' plain.thermo ccl.thermo | awk -F'|' '{
-    n = split($1, x, " "); m = split($2, y, " ")
-    if (n != m) { print "thermo lines differ: " $0; bad = 1; next }
-    for (i = 1; i <= n; ++i) {
-      a = x[i]; b = y[i]; d = a - b; if (d < 0) d = -d
-      s = a < 0 ? -a : a
-      if (d > 1e-10 * s && d > 1e-300) { print "differs: " a " vs " b " in: " $1; bad = 1 }
-    }
-  } END { exit bad }'
+same_thermo_rows plain.thermo ccl.thermo

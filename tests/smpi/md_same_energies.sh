@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The MD app built against SimGrid's SMPI and run on a simulated torus gives the same thermo
+# output as the same app under mpirun on this machine: the simulated studies run the real code.
+#   md_same_energies.sh SOURCE_DIR BUILD_DIR MPIEXEC NP SHAPE DECK
+# Builds ewald-md with smpicxx (the smpi preset's settings) in BUILD_DIR/smpi, runs DECK on NP
+# simulated ranks of a SHAPE torus and on NP real ranks (BUILD_DIR/md/ewald-md), and compares
+# the thermo rows printed to 15 digits: within 1e-10 relative, and says whether bit for bit.
+set -euo pipefail
+src=$1 build=$2 mpiexec=$3 np=$4 shape=$5 deck=$6
+source "$(cd "$(dirname "$0")" && pwd)/../md/same_thermo_rows.sh"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+smpi_build="$build/smpi"
+cmake -S "$src" -B "$smpi_build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=smpicxx \
+  -DCCL_SMPI=ON -DCCL_BUILD_TESTS=OFF -DCCL_BUILD_PERF=OFF > /dev/null
+cmake --build "$smpi_build" --target ewald-md -j "$(nproc)" > /dev/null
+"$src/perf/smpi/torus_platform.sh" "$shape" "$work/torus"
+sed 's/^\(\s*run\s\)/thermo_modify format float %.15g\n\1/' "$deck" > "$work/in.deck"
+cd "$work"
+# Kokkos keeps its state in its shared library: each simulated rank needs its own copy.
+smpirun -np "$np" -platform torus.xml -hostfile torus.hosts \
+  --cfg=smpi/privatize-libs:libtrilinos_kokkoscore.so.13.2 \
+  "$smpi_build/md/ewald-md" in.deck > smpi.out 2> smpi.err || { cat smpi.err; exit 1; }
+"$mpiexec" -n "$np" --oversubscribe "$build/md/ewald-md" in.deck > mpi.out
+rows() { awk '$1 == "Step" { on = 1; next } /^Loop time/ { on = 0 } on && $1 ~ /^[0-9]+$/' "$1"; }
+rows mpi.out > mpi.rows
+rows smpi.out > smpi.rows
+echo "simulated: $(grep '^Loop time' smpi.out | head -1)"
+echo "real:      $(grep '^Loop time' mpi.out | head -1)"
+same_thermo_rows mpi.rows smpi.rows
