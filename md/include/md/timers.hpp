@@ -1,9 +1,12 @@
 // Where a run's time goes, in LAMMPS's sections: each stamp charges the time since the previous
-// stamp to one section, so the sections add up to the loop time.
+// stamp to one section, so the sections add up to the loop time. The clock is MPI_Wtime: under
+// SimGrid's SMPI it is the simulated machine's time, so simulated runs report what the modelled
+// partition would take, not what the simulation took on this host.
 #pragma once
 
+#include <mpi.h>
+
 #include <array>
-#include <chrono>
 #include <cstdio>
 
 #include "ccl/ccl.hpp"
@@ -15,10 +18,10 @@ constexpr int kSections = 7;
 
 class Timers {
  public:
-  Timers() : last_(Clock::now()) {}
+  Timers() : last_(MPI_Wtime()) {}
   void stamp(Section s) {
-    const auto now = Clock::now();
-    seconds_[static_cast<int>(s)] += std::chrono::duration<double>(now - last_).count();
+    const double now = MPI_Wtime();
+    seconds_[static_cast<int>(s)] += now - last_;
     last_ = now;
   }
   double total() const;
@@ -27,8 +30,7 @@ class Timers {
   void report(const ccl::Group& g, std::FILE* out) const;
 
  private:
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point last_;
+  double last_;
   std::array<double, kSections> seconds_{};
 };
 
