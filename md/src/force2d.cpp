@@ -119,10 +119,11 @@ Terms Force2d::compute_forces(Timers& timers) {
 }
 
 std::unique_ptr<Decomposition> make_decomposition(const std::string& kind, const System& s, const ccl::Group& group,
-                                                  int grid_rows, int grid_cols, std::FILE* log) {
+                                                  int grid_rows, int grid_cols, bool mpi_allgather,
+                                                  std::FILE* log) {
   if (kind == "force2d") return std::make_unique<Force2d>(s, group, grid_rows, grid_cols, log);
   if (kind == "ring") return std::make_unique<Ring>(s, group, log);
-  return std::make_unique<Replicated>(s, group, log);
+  return std::make_unique<Replicated>(s, group, log, mpi_allgather);
 }
 
 }  // namespace md

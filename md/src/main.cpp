@@ -1,6 +1,6 @@
 // ewald-md: runs a LAMMPS-syntax deck.
 //
-//   mpirun -np N ewald-md [--decomp replicated|force2d|ring] [--grid RxC] [--torus AxBxC]
+//   mpirun -np N ewald-md [--decomp replicated|force2d|ring] [--grid RxC] [--torus AxBxC] [--allgather ccl|mpi]
 //                         [--ccl-mode develop|run] deck.in
 //
 // Rank 0 reads the deck and broadcasts its text; every rank parses and applies it, so a bad deck
@@ -25,7 +25,7 @@ struct Arguments {
 
 Arguments parse_arguments(int argc, char** argv, int ranks) {
   const std::string usage = std::string("usage: mpirun -np N ") + argv[0] +
-                            " [--decomp replicated|force2d|ring] [--grid RxC] [--torus AxBxC] [--ccl-mode develop|run] deck.in";
+                            " [--decomp replicated|force2d|ring] [--grid RxC] [--torus AxBxC] [--allgather ccl|mpi] [--ccl-mode develop|run] deck.in";
   Arguments a;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
@@ -50,6 +50,9 @@ Arguments parse_arguments(int argc, char** argv, int ranks) {
       }
       a.options.grid_rows = rows;
       a.options.grid_cols = cols;
+    } else if (flag == "--allgather") {
+      if (value != "ccl" && value != "mpi") throw md::DeckError(usage + " (--allgather takes ccl or mpi; got '" + value + "')");
+      a.options.mpi_allgather = value == "mpi";
     } else if (flag == "--torus") {
       try {
         ccl::grids::torus_shape(value, ranks);
@@ -63,6 +66,8 @@ Arguments parse_arguments(int argc, char** argv, int ranks) {
   }
   if (a.deck.empty()) throw md::DeckError(usage + " (no deck given)");
   if (a.options.grid_rows > 0 && a.options.decomp != "force2d") throw md::DeckError("--grid goes with --decomp force2d");
+  if (a.options.mpi_allgather && a.options.decomp != "replicated") throw md::DeckError("--allgather mpi goes with --decomp replicated");
+  if (a.options.mpi_allgather && !a.options.torus.empty()) throw md::DeckError("--allgather mpi and --torus exclude each other (the torus allgathers are ccl's)");
   return a;
 }
 

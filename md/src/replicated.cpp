@@ -1,5 +1,10 @@
 #include "md/replicated.hpp"
 
+#include <mpi.h>
+
+#include <span>
+#include <vector>
+
 #include "md/blocks.hpp"
 
 namespace md {
@@ -10,8 +15,8 @@ std::vector<std::size_t> Replicated::counts(std::size_t per_atom) const {
   return out;
 }
 
-Replicated::Replicated(const System& s, const ccl::Group& group, std::FILE* log)
-    : Decomposition(s, group), natoms_(static_cast<std::size_t>(s.natoms)) {
+Replicated::Replicated(const System& s, const ccl::Group& group, std::FILE* log, bool mpi_allgather)
+    : Decomposition(s, group), natoms_(static_cast<std::size_t>(s.natoms)), mpi_allgather_(mpi_allgather) {
   std::vector<std::pair<std::size_t, std::size_t>> ranges;
   for (int r = 0; r < group.size(); ++r) ranges.push_back(block_range(natoms_, group.size(), r));
   const std::vector<Atom> mine = distribute(s, ranges);
@@ -40,12 +45,33 @@ Replicated::Replicated(const System& s, const ccl::Group& group, std::FILE* log)
 void Replicated::exchange_positions() {
   const std::span<const double> mine(x_.data() + 3 * first_, 3 * owned());
   const std::span<double> all(x_.data(), 3 * natoms_);
+  if (mpi_allgather_) {
+    exchange_with_mpi(mine, all);
+    return;
+  }
   // Equal blocks take concat, whose algorithms include the torus allgathers.
   if (natoms_ % owned_counts_.size() == 0) {
     ccl::concat(group_, mine, all);
   } else {
     ccl::concatv(group_, mine, all, counts(3));
   }
+}
+
+void Replicated::exchange_with_mpi(std::span<const double> mine, std::span<double> all) {
+  if (natoms_ % owned_counts_.size() == 0) {
+    MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), static_cast<int>(mine.size()),
+                  MPI_DOUBLE, MPI_COMM_WORLD);
+    return;
+  }
+  std::vector<int> counts, displacements;
+  int at = 0;
+  for (std::size_t c : this->counts(3)) {
+    counts.push_back(static_cast<int>(c));
+    displacements.push_back(at);
+    at += static_cast<int>(c);
+  }
+  MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), counts.data(),
+                 displacements.data(), MPI_DOUBLE, MPI_COMM_WORLD);
 }
 
 void Replicated::rebuild_neighbors() {

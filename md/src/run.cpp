@@ -128,7 +128,7 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
     torus = std::make_unique<ccl::grids::Torus>(g, ccl::grids::torus_shape(options.torus, g.size()));
   }
   const std::unique_ptr<Decomposition> d =
-      make_decomposition(options.decomp, s, g, options.grid_rows, options.grid_cols, log);
+      make_decomposition(options.decomp, s, g, options.grid_rows, options.grid_cols, options.mpi_allgather, log);
   dumps.open(s, g);
   const double dt = s.timestep(), dt_kick = 0.5 * dt * s.units->ftm2v;
 

@@ -93,8 +93,10 @@ class Decomposition {
 };
 
 // The decomposition named by --decomp ("replicated", "force2d" or "ring"), with its interactions set up;
-// grid_rows × grid_cols (0: chosen) for force2d. Writes the k-space set-up to log (member 0).
+// grid_rows × grid_cols (0: chosen) for force2d; mpi_allgather for replicated (RunOptions). Writes
+// the k-space set-up to log (member 0).
 std::unique_ptr<Decomposition> make_decomposition(const std::string& kind, const System& s, const ccl::Group& group,
-                                                  int grid_rows, int grid_cols, std::FILE* log);
+                                                  int grid_rows, int grid_cols, bool mpi_allgather,
+                                                  std::FILE* log);
 
 }  // namespace md

@@ -12,7 +12,9 @@ namespace md {
 
 class Replicated : public Decomposition {
  public:
-  Replicated(const System& s, const ccl::Group& group, std::FILE* log);
+  // mpi_allgather: positions go by MPI_Allgather(v) on MPI_COMM_WORLD (group must be the world),
+  // the MPI library's own algorithm, as the peer of ccl's concat in benchmarks.
+  Replicated(const System& s, const ccl::Group& group, std::FILE* log, bool mpi_allgather = false);
 
   double* x_owned() override { return x_.data() + 3 * first_; }
   const double* x_owned() const override { return x_.data() + 3 * first_; }
@@ -30,7 +32,9 @@ class Replicated : public Decomposition {
 
  private:
   std::vector<std::size_t> counts(std::size_t per_atom) const;
+  void exchange_with_mpi(std::span<const double> mine, std::span<double> all);
   std::size_t natoms_, first_ = 0;
+  bool mpi_allgather_;
   Positions x_;   // all atoms
   Forces f_;      // all atoms, plus two rows that carry the energy terms in the combine
   Charges q_all_;

@@ -14,6 +14,8 @@ struct RunOptions {
   int grid_rows = 0, grid_cols = 0;   // force2d's grid; 0: the most nearly square
   std::string torus;                  // "AxBxC": the ranks form a torus (concat may use the torus
                                       // allgathers); empty: no layout declared
+  bool mpi_allgather = false;         // --allgather mpi: replicated's positions exchanged by the
+                                      // MPI library's MPI_Allgather(v), the peer in perf/scaling
 };
 
 // Runs `steps` steps (0: forces and thermo of the current state). The atoms go from the holder to
