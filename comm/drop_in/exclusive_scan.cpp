@@ -3,7 +3,6 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
-#include <string>
 
 namespace ccl::drop_in {
 
@@ -45,7 +44,9 @@ ReduceKernel exclusive_scan_kernel(const ReduceKernel& inner, std::size_t elems,
   ReduceKernel k;
   k.fn = &apply_exclusive;
   k.op = std::make_shared<const Exclusive>(Exclusive{inner, elems, elems * elem_bytes});
-  k.id = detail::fingerprint("exclusive scan of " + std::to_string(inner.id));
+  // Same on every member for the same inner operator, without hashing a string on every call.
+  static const std::uint64_t salt = detail::fingerprint("exclusive scan");
+  k.id = salt ^ (inner.id * 0x9E3779B97F4A7C15ull);
   k.name = "exclusive scan";
   k.commutative = false;
   return k;
