@@ -9,11 +9,8 @@
 set -euo pipefail
 source "$(dirname "$0")/../scripts/common.sh"
 root=$(ccl_root)
-ccl_install_deps
-ccl_build
-ccl_mpi_env
-out="$root/perf/results"
-mkdir -p "$out"
+ccl_perf_prepare
+out=$(ccl_results_dir)
 csv="$out/collectives.csv"
 rm -f "$csv" "$out"/collectives_np*.csv "$out"/model_np*.txt
 for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do

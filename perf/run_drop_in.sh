@@ -15,13 +15,10 @@
 set -euo pipefail
 source "$(dirname "$0")/../scripts/common.sh"
 root=$(ccl_root)
-ccl_install_deps
-ccl_build
-ccl_mpi_env
-out="$root/perf/results"
+ccl_perf_prepare
+out=$(ccl_results_dir)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"
 lib="$root/build/comm/drop_in/libccl_mpi.so"
 
 # 1. The collectives, through the drop-in and straight to Open MPI.

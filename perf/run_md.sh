@@ -10,13 +10,10 @@
 set -euo pipefail
 source "$(dirname "$0")/../scripts/common.sh"
 root=$(ccl_root)
-ccl_install_deps
-ccl_build
-ccl_mpi_env
-out="$root/perf/results"
+ccl_perf_prepare
+out=$(ccl_results_dir)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$out"
 csv="$out/md.csv"
 accuracy=${CCL_MD_ACCURACY:-1e-5}
 cells=${CCL_MD_CELLS:-8}

@@ -7,11 +7,8 @@
 set -euo pipefail
 source "$(dirname "$0")/../scripts/common.sh"
 root=$(ccl_root)
-ccl_install_deps
-ccl_build
-ccl_mpi_env
-out="$root/perf/results"
-mkdir -p "$out"
+ccl_perf_prepare
+out=$(ccl_results_dir)
 csv="$out/soak.csv"
 echo "np,phase,step,resident_kib" > "$csv"
 status=0

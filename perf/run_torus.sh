@@ -8,10 +8,8 @@
 set -euo pipefail
 source "$(dirname "$0")/../scripts/common.sh"
 root=$(ccl_root)
-ccl_install_deps
-ccl_build
-out="$root/perf/results"
-mkdir -p "$out"
+ccl_perf_prepare
+out=$(ccl_results_dir)
 "$root/build/perf/ccl-bench-torus" --csv "$out/torus.csv" "$@"
 "$root/perf/plot_torus.sh" "$out/torus.csv" "$out/torus.png"
 echo "wrote $out/torus.csv and $out/torus.png"

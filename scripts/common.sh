@@ -45,6 +45,19 @@ ccl_sanitize_tests() {
     ctest --preset sanitize -j "$(nproc)" "$@")
 }
 
+# For perf/run_*.sh: what a benchmark needs before it runs (packages, the build, MPI's
+# environment), and the directory its results go to (created, printed).
+ccl_perf_prepare() {
+  ccl_install_deps
+  ccl_build
+  ccl_mpi_env
+}
+ccl_results_dir() {
+  local dir; dir="$(ccl_root)/perf/results"
+  mkdir -p "$dir"
+  echo "$dir"
+}
+
 # Open MPI refuses to run as root unless told; more ranks than cores need --oversubscribe.
 ccl_mpi_env() {
   if [ "$(id -u)" -eq 0 ]; then
