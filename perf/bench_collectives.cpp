@@ -232,12 +232,12 @@ int run(int argc, char** argv) {
   if (csv != nullptr) std::fclose(csv);
   if (r == 0) {
     std::printf(
-        "ccl-bench-collectives: %d ranks, %zu cases: ratio ccl/Open MPI median %.2f, worst %.2f, "
+        "ccl-bench-collectives: %d ranks, %zu cases: ratio ccl/%s median %.2f, worst %.2f, "
         "ccl faster in %ld; model within 2x of measured in %.0f%%; result mismatches %d; "
-        "Open MPI against itself (A/A): worst %.2f, %ld cases apart by more than 1.25\n",
-        P, ratios.size(), median(ratios), worst(ratios), count_above(ratios, 1.0, false),
-        100.0 * within_2x / std::max<std::size_t>(ratios.size(), 1), mismatches, worst(aa_ratios),
-        count_above(aa_ratios, 1.25, true));
+        "%s against itself (A/A): worst %.2f, %ld cases apart by more than 1.25\n",
+        P, ratios.size(), kPeerMpi, median(ratios), worst(ratios), count_above(ratios, 1.0, false),
+        100.0 * within_2x / std::max<std::size_t>(ratios.size(), 1), mismatches, kPeerMpi,
+        worst(aa_ratios), count_above(aa_ratios, 1.25, true));
   }
   return mismatches == 0 ? 0 : 1;
 }

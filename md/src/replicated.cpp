@@ -58,11 +58,23 @@ void Replicated::exchange_positions() {
 }
 
 void Replicated::exchange_with_mpi(std::span<const double> mine, std::span<double> all) {
-  if (natoms_ % owned_counts_.size() == 0) {
+  const double started = MPI_Wtime();
+  const bool even = natoms_ % owned_counts_.size() == 0;
+  if (ccl::timing()) {
+    mpi_calls_.name = even ? "MPI_Allgather" : "MPI_Allgatherv";
+    ++mpi_calls_.calls;
+    mpi_calls_.bytes += mine.size_bytes() * (owned_counts_.size() - 1);  // as ccl counts a concat's sends
+  }
+  if (even) {
     MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), static_cast<int>(mine.size()),
                   MPI_DOUBLE, MPI_COMM_WORLD);
-    return;
+  } else {
+    allgatherv_with_mpi(mine, all);
   }
+  if (ccl::timing()) mpi_calls_.seconds += MPI_Wtime() - started;
+}
+
+void Replicated::allgatherv_with_mpi(std::span<const double> mine, std::span<double> all) {
   std::vector<int> counts, displacements;
   int at = 0;
   for (std::size_t c : this->counts(3)) {

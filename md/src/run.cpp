@@ -94,6 +94,17 @@ void check_energy(const System& s, const Terms& t) {
   }
 }
 
+// The collectives sent to the MPI library itself, as one more row of ccl's table (slowest
+// member's time, every member's bytes), so that the run's communication adds up the same way.
+void mpi_calls_row(const ccl::Group& g, const Decomposition::MpiCalls& mine, std::FILE* log) {
+  const double slowest = ccl::combine_value(g, mine.seconds, ccl::max);
+  const auto bytes = ccl::combine_value(g, mine.bytes, ccl::sum);
+  if (log == nullptr || mine.calls == 0) return;
+  std::fprintf(log, "%-9s %-15s %-20s %8ld %14llu %12.3f %11.2f\n", "-", mine.name, "MPI library",
+               mine.calls, static_cast<unsigned long long>(bytes), slowest * 1e3,
+               slowest * 1e6 / static_cast<double>(mine.calls));
+}
+
 void summary(const System& s, long steps, const ccl::Group& g, const Timers& timers, const Decomposition& d,
              const ccl::Statistics& stats, std::FILE* log) {
   const double loop = timers.total();
@@ -116,6 +127,7 @@ void summary(const System& s, long steps, const ccl::Group& g, const Timers& tim
     std::fprintf(log, "Neighbor list builds = %ld\n\nCollectives (ccl, this run's loop):\n", d.neighbor_builds() - 1);
   }
   ccl::print_statistics(g, stats, log != nullptr ? log : stdout);
+  mpi_calls_row(g, d.mpi_calls(), log);
 }
 
 }  // namespace
@@ -159,6 +171,7 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
   // the sections' spread measure the loop, not arrival skew.
   ccl::sync(g);
   ccl::reset_statistics();
+  d->reset_mpi_calls();
   ccl::set_timing(true);
   timers = Timers();
   long since_build = 0;

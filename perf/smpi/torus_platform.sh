@@ -3,8 +3,9 @@
 #   torus_platform.sh SHAPE OUT [qcdoc|modern]     e.g. torus_platform.sh 4x4x4 /tmp/t444
 # writes OUT.xml and OUT.hosts. SHAPE is the torus's sizes, any number of dimensions (2x2x2,
 # 8x8x8, 2x2x2x4x4x4). One SimGrid TORUS cluster: a node per point, a link to each neighbour in
-# every dimension (SimGrid routes dimension by dimension along shortest paths; a link is shared
-# by both directions unless split, and SMPI does not spread one message over several links).
+# every dimension (SimGrid routes dimension by dimension along shortest paths, and SMPI does not
+# spread one message over several links). Links are full duplex (SPLITDUPLEX), as QCDOC's are:
+# the two directions of a link do not share its bandwidth.
 # Link parameters, per link and direction:
 #   qcdoc   660 ns, 500 MB/s: the QCDOC paper's per-hop latency with its software and the
 #           bandwidth of one link (the same defaults as grids' torus_network.hpp), the default;
@@ -30,7 +31,7 @@ cat > "$out.xml" <<XML
 <!-- Torus $shape ($nodes nodes), $links links: $lat, $bw per link (perf/smpi/torus_platform.sh) -->
 <platform version="4.1">
   <cluster id="torus" topology="TORUS" topo_parameters="${shape//x/,}" prefix="node-"
-           radical="0-$((nodes - 1))" suffix="" speed="1Gf" bw="$bw" lat="$lat"
+           radical="0-$((nodes - 1))" suffix="" speed="1Gf" bw="$bw" lat="$lat" sharing_policy="SPLITDUPLEX"
            loopback_bw="10GBps" loopback_lat="100ns"/>
 </platform>
 XML

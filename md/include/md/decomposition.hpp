@@ -8,6 +8,8 @@
 // gathered back to member 0 for dumps and at the end of a run (gatherv).
 #pragma once
 
+#include <cstdint>
+
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -54,6 +56,16 @@ class Decomposition {
   // This member's neighbour-list entries, and how many times its lists were built.
   virtual long neighbor_pairs() const = 0;
   virtual long neighbor_builds() const = 0;
+  // Collectives this member sent to the MPI library itself rather than to ccl (--allgather mpi),
+  // counted while ccl's timing is on, so that the run's report lists them beside ccl's.
+  struct MpiCalls {
+    const char* name = "";  // MPI_Allgather or MPI_Allgatherv
+    long calls = 0;
+    std::uint64_t bytes = 0;
+    double seconds = 0;
+  };
+  virtual MpiCalls mpi_calls() const { return {}; }
+  virtual void reset_mpi_calls() {}
 
   // Σ ½ m v² over all atoms, on member 0 (meaningless elsewhere).
   double kinetic_energy(const System& s) const;

@@ -24,6 +24,8 @@ class Replicated : public Decomposition {
   Terms compute_forces(Timers& timers) override;
   long neighbor_pairs() const override { return static_cast<long>(in_->neighbors().pairs()); }
   long neighbor_builds() const override { return in_->neighbors().builds(); }
+  MpiCalls mpi_calls() const override { return mpi_calls_; }
+  void reset_mpi_calls() override { mpi_calls_ = {}; }
 
   // All atoms, in id order (tests read and move them).
   Positions& positions() { return x_; }
@@ -33,8 +35,10 @@ class Replicated : public Decomposition {
  private:
   std::vector<std::size_t> counts(std::size_t per_atom) const;
   void exchange_with_mpi(std::span<const double> mine, std::span<double> all);
+  void allgatherv_with_mpi(std::span<const double> mine, std::span<double> all);
   std::size_t natoms_, first_ = 0;
   bool mpi_allgather_;
+  MpiCalls mpi_calls_;
   Positions x_;   // all atoms
   Forces f_;      // all atoms, plus two rows that carry the energy terms in the combine
   Charges q_all_;
