@@ -38,7 +38,7 @@ panel() {  # system column ylabel logy title
 while read -r sys; do
   kspace=${sys%_*} atoms=${sys#*_}
   {
-    echo "set terminal png size 1200,900; set output '$out/scaling_$sys.png'"
+    echo "set terminal png size 1200,900 noenhanced; set output '$out/scaling_$sys.png'"
     echo "set multiplot layout 2,2 title '$atoms-ion NaCl, $kspace 1e-5, simulated torus (SMPI), one rank per node'"
     echo "set logscale x 2; set xlabel 'nodes'; set key left top font ',8'; set grid"
     panel "$sys" 2 "ms per step" "set logscale y" "time per step"
@@ -50,7 +50,7 @@ while read -r sys; do
   } | gnuplot
 done < "$data/systems"
 {
-  echo "set terminal png size 1200,900; set output '$out/scaling.png'"
+  echo "set terminal png size 1200,900 noenhanced; set output '$out/scaling.png'"
   echo "set multiplot layout 2,2 title 'Parallel efficiency on simulated tori (SMPI): T(1) / (P T(P))'"
   echo "set logscale x 2; set xlabel 'nodes'; set key right top font ',8'; set grid; set yrange [0:1.1]"
   sort "$data/systems" | while read -r sys; do panel "$sys" 4 "efficiency" "" "${sys#*_} ions, ${sys%_*}"; done
