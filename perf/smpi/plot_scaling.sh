@@ -29,6 +29,7 @@ panel() {  # system column ylabel logy title
     fi
     plots+=("'$f' using 1:$2 with linespoints title '$name'")
   done
+  [ ${#plots[@]} -eq 0 ] && return  # no simulated run of this system (all failed)
   [ "$2" = 3 ] && plots+=("x with lines dt 2 lc rgb 'gray' title 'ideal'")
   [ "$2" = 4 ] && plots+=("0.5 with lines dt 2 lc rgb 'gray' title '50%'")
   echo "set title '$5'; set ylabel '$3'; $4"
