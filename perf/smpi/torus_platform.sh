@@ -6,6 +6,9 @@
 # every dimension (SimGrid routes dimension by dimension along shortest paths, and SMPI does not
 # spread one message over several links). Links are full duplex (SPLITDUPLEX), as QCDOC's are:
 # the two directions of a link do not share its bandwidth.
+# Numbering: SimGrid numbers a torus's nodes with its first dimension varying fastest; ccl's
+# Torus (and MPI_Cart_create) with the last. The dimensions are handed to SimGrid reversed, so
+# node i sits at the coordinates ccl's --torus SHAPE gives rank i, and a ccl neighbour is one hop.
 # Link parameters, per link and direction:
 #   qcdoc   660 ns, 500 MB/s: the QCDOC paper's per-hop latency with its software and the
 #           bandwidth of one link (the same defaults as grids' torus_network.hpp), the default;
@@ -23,14 +26,17 @@ if ! [[ "$shape" =~ ^[1-9][0-9]*(x[1-9][0-9]*)*$ ]]; then
   echo "torus_platform.sh: shape must look like 4x4x4, not '$shape'" >&2
   exit 2
 fi
-nodes=1
-for d in ${shape//x/ }; do nodes=$((nodes * d)); done
+nodes=1 simgrid_dims=""
+for d in ${shape//x/ }; do
+  nodes=$((nodes * d))
+  simgrid_dims="$d${simgrid_dims:+,}$simgrid_dims"
+done
 cat > "$out.xml" <<XML
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <!-- Torus $shape ($nodes nodes), $links links: $lat, $bw per link (perf/smpi/torus_platform.sh) -->
 <platform version="4.1">
-  <cluster id="torus" topology="TORUS" topo_parameters="${shape//x/,}" prefix="node-"
+  <cluster id="torus" topology="TORUS" topo_parameters="$simgrid_dims" prefix="node-"
            radical="0-$((nodes - 1))" suffix="" speed="1Gf" bw="$bw" lat="$lat" sharing_policy="SPLITDUPLEX"
            loopback_bw="10GBps" loopback_lat="100ns"/>
 </platform>

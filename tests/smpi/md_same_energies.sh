@@ -2,18 +2,14 @@
 # The MD app built against SimGrid's SMPI and run on a simulated torus gives the same thermo
 # output as the same app under mpirun on this machine: the simulated studies run the real code.
 #   md_same_energies.sh SOURCE_DIR BUILD_DIR MPIEXEC NP SHAPE DECK
-# Builds ewald-md with smpicxx (the smpi preset's settings) in BUILD_DIR/smpi, runs DECK on NP
-# simulated ranks of a SHAPE torus and on NP real ranks (BUILD_DIR/md/ewald-md), and compares
-# the thermo rows printed to 15 digits: within 1e-10 relative, and says whether bit for bit.
+# Runs ewald-md as build_smpi_tree.sh built it in BUILD_DIR/smpi: DECK on NP simulated ranks of
+# a SHAPE torus and on NP real ranks (BUILD_DIR/md/ewald-md), and compares the thermo rows printed to 15 digits: within 1e-10 relative, and says whether bit for bit.
 set -euo pipefail
 src=$1 build=$2 mpiexec=$3 np=$4 shape=$5 deck=$6
 source "$(cd "$(dirname "$0")" && pwd)/../md/same_thermo_rows.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 smpi_build="$build/smpi"
-cmake -S "$src" -B "$smpi_build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=smpicxx \
-  -DCCL_SMPI=ON -DCCL_BUILD_TESTS=OFF -DCCL_BUILD_PERF=OFF > /dev/null
-cmake --build "$smpi_build" --target ewald-md -j "$(nproc)" > /dev/null
 "$src/perf/smpi/torus_platform.sh" "$shape" "$work/torus"
 sed 's/^\(\s*run\s\)/thermo_modify format float %.15g\n\1/' "$deck" > "$work/in.deck"
 cd "$work"
