@@ -13,8 +13,10 @@ smpi_build="$build/smpi"
 "$src/perf/smpi/torus_platform.sh" "$shape" "$work/torus"
 sed 's/^\(\s*run\s\)/thermo_modify format float %.15g\n\1/' "$deck" > "$work/in.deck"
 cd "$work"
-# Kokkos keeps its state in its shared library: each simulated rank needs its own copy.
-smpirun -np "$np" -platform torus.xml -hostfile torus.hosts --cfg=smpi/host-speed:1Gf \
+# Kokkos keeps its state in its shared library: each simulated rank needs its own copy. SMPI
+# writes those copies into TMPDIR: a directory of its own, so that SMPI runs at once do not
+# write the same files.
+TMPDIR="$work" smpirun -np "$np" -platform torus.xml -hostfile torus.hosts --cfg=smpi/host-speed:1Gf \
   --cfg=smpi/privatize-libs:libtrilinos_kokkoscore.so.13.2 \
   "$smpi_build/md/ewald-md" in.deck > smpi.out 2> smpi.err || { cat smpi.err; exit 1; }
 "$mpiexec" -n "$np" --oversubscribe "$build/md/ewald-md" in.deck > mpi.out
