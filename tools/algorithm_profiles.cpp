@@ -11,7 +11,6 @@
 
 namespace {
 
-
 // Buffers for one collective on doubles: `count` elements per member (per destination for index).
 struct Buffers {
   std::vector<double> send, recv;

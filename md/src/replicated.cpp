@@ -45,27 +45,27 @@ Replicated::Replicated(const System& s, const ccl::Group& group, std::FILE* log,
 void Replicated::exchange_positions() {
   const std::span<const double> mine(x_.data() + 3 * first_, 3 * owned());
   const std::span<double> all(x_.data(), 3 * natoms_);
+  const bool equal_blocks = natoms_ % owned_counts_.size() == 0;
   if (mpi_allgather_) {
-    exchange_with_mpi(mine, all);
+    exchange_with_mpi(mine, all, equal_blocks);
     return;
   }
   // Equal blocks take concat, whose algorithms include the torus allgathers.
-  if (natoms_ % owned_counts_.size() == 0) {
+  if (equal_blocks) {
     ccl::concat(group_, mine, all);
   } else {
     ccl::concatv(group_, mine, all, counts(3));
   }
 }
 
-void Replicated::exchange_with_mpi(std::span<const double> mine, std::span<double> all) {
+void Replicated::exchange_with_mpi(std::span<const double> mine, std::span<double> all, bool equal_blocks) {
   const double started = MPI_Wtime();
-  const bool even = natoms_ % owned_counts_.size() == 0;
   if (ccl::timing()) {
-    mpi_calls_.name = even ? "MPI_Allgather" : "MPI_Allgatherv";
+    mpi_calls_.name = equal_blocks ? "MPI_Allgather" : "MPI_Allgatherv";
     ++mpi_calls_.calls;
     mpi_calls_.bytes += mine.size_bytes() * (owned_counts_.size() - 1);  // as ccl counts a concat's sends
   }
-  if (even) {
+  if (equal_blocks) {
     MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), static_cast<int>(mine.size()),
                   MPI_DOUBLE, MPI_COMM_WORLD);
   } else {

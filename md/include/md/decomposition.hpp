@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cstdint>
-
 #include <cstdio>
 #include <memory>
 #include <string>

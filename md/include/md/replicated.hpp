@@ -34,7 +34,7 @@ class Replicated : public Decomposition {
 
  private:
   std::vector<std::size_t> counts(std::size_t per_atom) const;
-  void exchange_with_mpi(std::span<const double> mine, std::span<double> all);
+  void exchange_with_mpi(std::span<const double> mine, std::span<double> all, bool equal_blocks);
   void allgatherv_with_mpi(std::span<const double> mine, std::span<double> all);
   std::size_t natoms_, first_ = 0;
   bool mpi_allgather_;

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# smpirun with the simulation's settings, in one place for the study and the SMPI tests:
+#   simulate.sh WORKDIR PLATFORM NP [--cfg=NAME:VALUE...] PROGRAM [ARGS...]
+# PLATFORM is torus_platform.sh's OUT (PLATFORM.xml, PLATFORM.hosts). Settings (README.md here):
+# a node computes as fast as a core of this host (smpi/host-speed), each simulated rank loads its
+# own Kokkos (Kokkos keeps its state in its shared library), CM02 network model without
+# cross-traffic, Open MPI's selector for SMPI's own collectives. SMPI writes its per-rank copies
+# of the program and of Kokkos into TMPDIR, here WORKDIR: simulations running at once each need
+# their own, or they race on those files ("Cannot write into /tmp/0000000inos_kokkoscore.so: File
+# exists"); smpirun's -tmpdir option is misparsed in SimGrid 3.32 and it appends its own
+# smpi/tmpdir after any given, so TMPDIR is the way. --cfg options before PROGRAM are added
+# after these settings, so they may override them.
+set -euo pipefail
+work=$1 platform=$2 np=$3
+shift 3
+more=()
+while [[ "${1:-}" == --cfg=* ]]; do
+  more+=("$1")
+  shift
+done
+TMPDIR="$work" exec smpirun -np "$np" -platform "$platform.xml" -hostfile "$platform.hosts" \
+  --cfg=smpi/host-speed:1Gf --cfg=smpi/privatize-libs:libtrilinos_kokkoscore.so.13.2 \
+  --cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=smpi/coll-selector:ompi "${more[@]}" "$@"
