@@ -29,7 +29,7 @@ struct CollectiveRecord {
   std::size_t send_elems = 0;
   std::size_t recv_elems = 0;
   std::string_view algorithm;  // static storage (the algorithm's name), empty if not yet chosen
-  std::uint64_t done_at = 0;   // tick_clock.hpp ticks when it completed
+  std::uint64_t done_at = 0;   // when it completed: tick_clock.hpp's coarse_ns()
 
   // "reduce on group 'rows' (PGID 0.3), instance 41, root 0, send 100 x 8 B, recv 100 x 8 B"
   std::string describe() const;

@@ -115,10 +115,9 @@ void Operation::finish() {
   done_ = true;
   untrack();
   clear_stages();
-  const std::uint64_t now = ticks();
-  const double seconds = timing_on ? tick_seconds(started_, now) : 0.0;
+  const double seconds = timing_on ? tick_seconds(started_, ticks()) : 0.0;
   record_call(process_.stats, kind_, traffic_, seconds, algorithm_, &main_run_->clock());
-  process_.recorder.add(*group_, call_, instance_, algorithm_, now);
+  process_.recorder.add(*group_, call_, instance_, algorithm_, coarse_ns());
 }
 
 void record_call(Statistics& stats, CollKind kind, const TrafficStats& traffic, double seconds,

@@ -91,10 +91,9 @@ bool run_direct(const Group& group, const Call& call) {
     d.run.abandon();
     throw;
   }
-  const std::uint64_t done = ticks();
-  const double seconds = timing_on ? tick_seconds(started, done) : 0.0;
+  const double seconds = timing_on ? tick_seconds(started, ticks()) : 0.0;
   record_call(g.process->stats, call.kind, traffic, seconds, schedule.algorithm, nullptr);
-  g.process->recorder.add(g, call, instance, schedule.algorithm, done);
+  g.process->recorder.add(g, call, instance, schedule.algorithm, coarse_ns());
   return true;
 }
 

@@ -58,7 +58,7 @@ Watch::Watch(const GroupState& g, const Call& call, std::uint64_t instance) {
   if (seconds_ <= 0) return;
   armed_ = true;
   group_ = &g;
-  describe_call(what_, g, call, instance);
+  describe_call(what_.emplace(), g, call, instance);
   deadline_ = ticks() + static_cast<std::uint64_t>(seconds_ / seconds_per_tick());
   armed_watch = this;
 }
@@ -84,17 +84,17 @@ void Watch::report(Stage& stuck, const std::string& note) const {
   std::snprintf(waited, sizeof waited, "%g", seconds_);
   std::string text =
       rank + "no progress for " + waited + " s (CCL_TIMEOUT) in a collective - stopping the job\n";
-  text += rank + "stuck in: " + what_.describe() + ", member " + std::to_string(group_->rank) +
+  text += rank + "stuck in: " + what_->describe() + ", member " + std::to_string(group_->rank) +
           " of " + std::to_string(group_->members.size()) + "\n";
   text += rank + "waiting at: " + stuck_at + "\n";
-  const std::uint64_t now = ticks();
+  const std::uint64_t now = coarse_ns();
   const FlightRecorder& fr = p.recorder;
   const std::uint64_t shown = std::min<std::uint64_t>(fr.completed(), FlightRecorder::kDepth);
   text += rank + "last " + std::to_string(shown) + " of " + std::to_string(fr.completed()) +
           " collectives completed on this rank, oldest first:\n";
   fr.for_each([&](std::uint64_t seq, const CollectiveRecord& r) {
     char ago[48];
-    std::snprintf(ago, sizeof ago, ", %.3f s before this report", tick_seconds(r.done_at, now));
+    std::snprintf(ago, sizeof ago, ", %.3f s before this report", 1e-9 * static_cast<double>(now - r.done_at));
     text += rank + "  #" + std::to_string(seq + 1) + " " + r.describe() + ", algorithm " +
             std::string(r.algorithm.empty() ? "-" : r.algorithm) + ago + "\n";
   });

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "flight_recorder.hpp"
@@ -60,7 +61,7 @@ class Watch {
   bool armed_ = false;
   const GroupState* group_ = nullptr;
   Operation* op_ = nullptr;
-  CollectiveRecord what_;
+  std::optional<CollectiveRecord> what_;  // set when armed: a disarmed watch costs no record
   double seconds_ = 0;
   std::uint64_t deadline_ = 0;  // ticks
 };

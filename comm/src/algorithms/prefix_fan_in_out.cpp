@@ -31,24 +31,30 @@ Schedule build(const Shape& s, const Params&) {
   const std::size_t m = s.vector_bytes();
   const Slice acc{Buffer::recv, 0, m};
   const Slice incoming = b.scratch(m);
-  b.copy(Slice{Buffer::send, 0, m}, acc);
+  // The member's partial: its own vector, read in place until the first fold writes acc (no
+  // copy of send into recv ahead of the transfers; a member that only sends copies at the end).
+  Slice partial{Buffer::send, 0, m};
+  auto fold = [&](int from) {
+    b.recv(from, incoming);
+    b.reduce(incoming, acc, true, partial);
+    partial = acc;
+  };
   for (int d = 1; d < n; d *= 2) {  // fan-in
     if (i % (2 * d) == 0) {
-      b.recv(i - d - 1, incoming);
-      b.reduce(incoming, acc, true);
+      fold(i - d - 1);
     } else if (i % (2 * d) == d && i + d <= n) {
-      b.send(i + d - 1, acc);
+      b.send(i + d - 1, partial);
     }
   }
   b.end_round();
   for (int d = top_level(n); d >= 1; d /= 2) {  // fan-out
     if (i % (2 * d) == 0 && i + d <= n) {
-      b.send(i + d - 1, acc);
+      b.send(i + d - 1, partial);
     } else if (i % (2 * d) == d && i > 2 * d) {
-      b.recv(i - d - 1, incoming);
-      b.reduce(incoming, acc, true);
+      fold(i - d - 1);
     }
   }
+  if (!(partial == acc)) b.copy_during(partial, acc);
   return b.finish();
 }
 
