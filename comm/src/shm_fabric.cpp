@@ -15,14 +15,16 @@ namespace ccl::detail {
 
 namespace {
 
-// Cells of a tiny or small ring: a sender may run this many messages ahead of its receiver. Deep,
-// because ranks that share a core take turns: a root streaming small collectives to a peer
-// asleep on its own core runs until that peer's ring is full, and each full ring costs two
-// context switches. At 256 cells, 8 B bcasts on 3 ranks of 2 cores took 0.13 us against Open
-// MPI's 0.11 (whose eager sends are not bounded); at 2048, 0.11. Crowded nodes get fewer
-// (down to kFewCells) before the large rings shrink.
-constexpr std::uint64_t kManyCells = 2048;
-constexpr std::uint64_t kFewCells = 256;
+// Cells per ring: a sender may run this many messages ahead of its receiver. Each tiny and small
+// ring holds 64 KiB of cells. Deep matters for the smallest messages, because ranks that share a
+// core take turns: a root streaming small collectives to a peer asleep on its own core runs
+// until that peer's ring is full, and each full ring costs two context switches. With 256 tiny
+// cells, 8 B bcasts on 3 ranks of 2 cores took 0.13 us against Open MPI's 0.11 (whose eager
+// sends are not bounded); with 2048, 0.11. Deeper small rings (512 KiB) cost more in cache
+// misses than they saved: alltoall of 64 B blocks on 8 ranks went from 0.93 to 1.19 Open MPI's
+// time. Crowded nodes get fewer tiny cells (down to kSmallCells) before all rings shrink.
+constexpr std::uint64_t kTinyCells = 2048;
+constexpr std::uint64_t kSmallCells = 256;
 constexpr std::uint64_t kLargeCells = 8;
 constexpr std::size_t kBudget = std::size_t{128} << 20;  // whole segment, all rings of a node
 constexpr std::size_t kWord = sizeof(std::uint64_t);    // the cell's word; the payload follows
@@ -30,7 +32,7 @@ constexpr std::size_t kWord = sizeof(std::uint64_t);    // the cell's word; the 
 // The cell's word: seq (16 bits) | new context (1) | bytes (15) | tag (32). A 16-bit seq tells
 // this lap's message from the last lap's as long as a ring has fewer than 2^16 cells.
 constexpr std::uint64_t kSeqMask = 0xffff, kNewContext = 1u << 16;
-static_assert(kManyCells < kSeqMask && ccl::detail::ShmFabric::kMaxBytes < (1u << 15));
+static_assert(kTinyCells < kSeqMask && ccl::detail::ShmFabric::kMaxBytes < (1u << 15));
 
 std::uint64_t cell_word(std::uint64_t message, bool new_context, std::size_t bytes, std::uint64_t tag) {
   return ((message + 1) & kSeqMask) | (new_context ? kNewContext : 0) | (std::uint64_t{bytes} << 17) | (tag << 32);
@@ -67,17 +69,17 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
   MPI_Comm_size(f->node_, &f->size_);
   const auto L = static_cast<std::size_t>(f->size_);
 
-  // Fewer cells per ring on crowded nodes, so that the segment stays within budget: the tiny and
-  // small rings halve down to kFewCells, then all of them halve together. Every rank of a node
+  // Fewer cells per ring on crowded nodes, so that the segment stays within budget: the tiny ring
+  // halves down to the small ring's depth, then all of them halve together. Every rank of a node
   // computes the same L, hence the same geometry: no agreement needed. Powers of two, so that a
   // message number finds its cell by a mask.
-  f->geometry_[0] = Geometry{kManyCells, kWord + kTinyBytes};
-  f->geometry_[1] = Geometry{kManyCells, kWord + kSmallBytes};
+  f->geometry_[0] = Geometry{kTinyCells, kWord + kTinyBytes};
+  f->geometry_[1] = Geometry{kSmallCells, kWord + kSmallBytes};
   f->geometry_[2] = Geometry{kLargeCells, kLine + kMaxBytes};
   while (L * L * f->pair_bytes() > kBudget && f->geometry_[2].cells >= 2) {
-    const bool all = f->geometry_[0].cells <= kFewCells;
+    const bool tiny_only = f->geometry_[0].cells > f->geometry_[1].cells;
     for (int c = 0; c < kClasses; ++c) {
-      if (all || c < 2) f->geometry_[c].cells /= 2;
+      if (!tiny_only || c == 0) f->geometry_[c].cells /= 2;
     }
   }
   if (f->size_ == 1 || f->geometry_[2].cells < 2) return nullptr;  // MPI_Comm_free in the destructor

@@ -83,15 +83,15 @@ TEST(MpiNonblocking, ManyOutstandingOnOneGroupWaitedInReverse) {
 
 TEST(MpiNonblocking, MoreSmallMessagesInFlightThanSharedMemoryRingsHoldMixedWithLargeOnes) {
   // The root runs far ahead: its small messages (8-24 bytes in the tiny-cell ring, 32-40 in the
-  // small-cell one; more than the 256 cells of each) fill each shared-memory ring and queue, the
-  // large ones go through MPI in between; members wait in reverse, so everything arrives before
-  // it is asked for and is matched by (group, tag) in order.
+  // small-cell one; about 3,300 and 2,200 of them, more than the 2048 and 256 cells of those) fill
+  // each shared-memory ring and queue, the large ones go through MPI in between; members wait in
+  // reverse, so everything arrives before it is asked for and is matched by (group, tag) in order.
   const ccl::Group w = ccl::world();
-  const int k = 800;
+  const int k = 6400;
   std::vector<std::vector<I64>> buf(k);
   std::vector<ccl::Request> req;
   for (int i = 0; i < k; ++i) {
-    const std::size_t n = i % 7 == 3 ? 5000 : static_cast<std::size_t>(i % 5 + 1);
+    const std::size_t n = i % 7 == 3 ? 1100 : static_cast<std::size_t>(i % 5 + 1);  // 8.8 KB: MPI
     auto& b = buf[static_cast<std::size_t>(i)];
     b = w.rank() == 0 ? ref::data(i, n) : std::vector<I64>(n, -1);
     req.push_back(ccl::ibcast(w, b, 0));
