@@ -94,7 +94,8 @@ void Watch::report(Stage& stuck, const std::string& note) const {
           " collectives completed on this rank, oldest first:\n";
   fr.for_each([&](std::uint64_t seq, const CollectiveRecord& r) {
     char ago[48];
-    std::snprintf(ago, sizeof ago, ", %.3f s before this report", 1e-9 * static_cast<double>(now - r.done_at));
+    const double seconds = 1e-9 * static_cast<double>(now - r.done_at);
+    std::snprintf(ago, sizeof ago, ", %.3f s before this report", seconds);
     text += rank + "  #" + std::to_string(seq + 1) + " " + r.describe() + ", algorithm " +
             std::string(r.algorithm.empty() ? "-" : r.algorithm) + ago + "\n";
   });
