@@ -14,7 +14,7 @@ std::string bytes_of(std::size_t elems, std::size_t elem) {
 }  // namespace
 
 std::string CollectiveRecord::describe() const {
-  std::string s = std::string(name(kind)) + " on group '" + label + "' (PGID " + pgid.str() +
+  std::string s = std::string(name(kind)) + " on group '" + std::string(label.data()) + "' (PGID " + pgid.str() +
                   "), instance " + std::to_string(instance);
   if (is_rooted(kind)) s += ", root " + std::to_string(root);
   if (kind == CollKind::shift) s += ", distance " + std::to_string(distance);
@@ -27,7 +27,7 @@ std::string CollectiveRecord::describe() const {
 void describe_call(CollectiveRecord& r, const GroupState& g, const Call& call,
                    std::uint64_t instance) {
   r.pgid = g.pgid;
-  r.label[g.label.copy(r.label, sizeof r.label - 1)] = '\0';
+  r.label = g.record_label;
   r.kind = call.kind;
   r.root = call.root;
   r.distance = call.distance;

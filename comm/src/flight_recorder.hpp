@@ -17,10 +17,12 @@ namespace ccl::detail {
 struct GroupState;
 struct Call;
 
+inline constexpr std::size_t kRecordLabel = 24;  // bytes of a group's label a record keeps
+
 // One collective as the reports name it: group, operation, instance, root or distance, counts.
 struct CollectiveRecord {
   Pgid pgid;
-  char label[24] = {};  // the group's label, cut to fit
+  std::array<char, kRecordLabel> label{};  // the group's label, cut to fit, NUL-terminated
   CollKind kind = CollKind::sync;
   int root = 0;
   int distance = 0;

@@ -87,13 +87,25 @@ Mode initial_mode() {
   if (std::string(e) == "develop") return Mode::develop;
   throw Error("ccl: CCL_MODE must be 'develop' or 'run', not '" + std::string(e) + "'");
 }
-Mode& mode_ref() {
-  static Mode m = initial_mode();
-  return m;
+// Read on every call: a plain flag test, not a guarded static (initial_mode may throw, so it
+// runs on first use rather than at load time).
+Mode current_mode = Mode::run;
+bool mode_known = false;
+
+[[gnu::noinline]] Mode first_mode() {
+  current_mode = initial_mode();
+  mode_known = true;
+  return current_mode;
 }
 }  // namespace
 
-Mode mode() { return mode_ref(); }
-void set_mode(Mode m) { mode_ref() = m; }
+Mode mode() {
+  if (!mode_known) [[unlikely]] return first_mode();
+  return current_mode;
+}
+void set_mode(Mode m) {
+  current_mode = m;
+  mode_known = true;
+}
 
 }  // namespace ccl

@@ -3,6 +3,7 @@
 // its transport channel and its cache of built schedules.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -17,6 +18,7 @@
 #include "ccl/shape.hpp"
 #include "ccl/stats.hpp"
 #include "channel.hpp"
+#include "flight_recorder.hpp"
 #include "process.hpp"
 #include "schedule_run.hpp"
 
@@ -90,6 +92,8 @@ struct GroupState {
   std::vector<int> members;  // world ranks in group order
   int rank = 0;
   std::string label;
+  // The label as flight records keep it (cut to fit, NUL-padded): copied whole on every call.
+  std::array<char, kRecordLabel> record_label{};
   Pgid pgid;
   std::vector<int> torus;  // the layout set_torus declared, if any
   std::uint64_t instances = 0;
@@ -100,6 +104,12 @@ struct GroupState {
   ScheduleCache schedules;
   ScheduleCache check_schedules;  // develop-mode exchanges: fixed algorithms, never overridden
   DirectRun direct;
+
+  void set_label(std::string text) {
+    label = std::move(text);
+    record_label.fill('\0');
+    label.copy(record_label.data(), record_label.size() - 1);
+  }
 };
 
 }  // namespace ccl::detail

@@ -49,7 +49,7 @@ Group make_group(MpiRuntime& rt, detail::NewGroup g, std::string label, MPI_Comm
   st->process = &rt.process;
   st->members = std::move(g.members);
   st->rank = g.rank;
-  st->label = std::move(label);
+  st->set_label(std::move(label));
   st->pgid = g.pgid;
   st->channel =
       std::make_unique<detail::MpiChannel>(comm, rt.fabric.get(), st->members, st->pgid, rt.tag_limit);

@@ -120,16 +120,6 @@ void Operation::finish() {
   process_.recorder.add(*group_, call_, instance_, algorithm_, coarse_ns());
 }
 
-void record_call(Statistics& stats, CollKind kind, const TrafficStats& traffic, double seconds,
-                 std::string_view algorithm, const Cost* critical_path) {
-  CollectiveStats& c = stats.of(kind);
-  c.calls += 1;
-  c.bytes += traffic.bytes;
-  c.seconds += seconds;
-  if (!algorithm.empty()) c.algorithm = algorithm;
-  stats.traffic += traffic;
-  if (critical_path != nullptr) stats.last_critical_path = *critical_path;
-}
 
 void Operation::release() {
   if (--refs_ > 0) return;

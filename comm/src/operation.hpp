@@ -14,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ccl/call.hpp"
@@ -46,8 +47,17 @@ class ReusableScratch {
 
 // Account one finished collective in the process's statistics.
 // `critical_path` is the run's clock on a clocked channel (the simulator), else null.
-void record_call(Statistics& stats, CollKind kind, const TrafficStats& traffic, double seconds,
-                 std::string_view algorithm, const Cost* critical_path);
+// Inline: it runs on every call, however small.
+inline void record_call(Statistics& stats, CollKind kind, const TrafficStats& traffic,
+                        double seconds, std::string_view algorithm, const Cost* critical_path) {
+  CollectiveStats& c = stats.of(kind);
+  c.calls += 1;
+  c.bytes += traffic.bytes;
+  c.seconds += seconds;
+  if (!algorithm.empty()) c.algorithm = algorithm;
+  stats.traffic += traffic;
+  if (critical_path != nullptr) stats.last_critical_path = *critical_path;
+}
 
 class Stage {
  public:

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "copy_bytes.hpp"
 #include "watchdog.hpp"
 
 namespace ccl::detail {
@@ -80,13 +81,13 @@ void ScheduleRun::start_round() {
 void ScheduleRun::run_locals() {
   if (clocked_) after_sends_ = clock_;  // local steps come first in a round, then sends leave
   const std::uint32_t begin = s_->round_begin[round_];
-  run_local_steps(begin, begin + s_->plans[round_].locals);
+  if (const std::uint32_t n = s_->plans[round_].locals; n > 0) run_local_steps(begin, begin + n);
   if (clocked_) port_start_ = after_sends_;  // the receive port opens once the local steps ran
 }
 
 void ScheduleRun::run_during() {
   const std::uint32_t end = s_->round_begin[round_ + 1];
-  run_local_steps(end - s_->plans[round_].during, end);
+  if (const std::uint32_t n = s_->plans[round_].during; n > 0) run_local_steps(end - n, end);
 }
 
 void ScheduleRun::run_local_steps(std::uint32_t begin, std::uint32_t end) {
@@ -95,7 +96,7 @@ void ScheduleRun::run_local_steps(std::uint32_t begin, std::uint32_t end) {
     if (st.kind == StepKind::copy) {
       std::byte* to = binding_.at(st.dst);
       const std::byte* from = binding_.at(st.src);
-      if (to != from) std::memcpy(to, from, st.src.bytes);
+      if (to != from) copy_bytes(to, from, st.src.bytes);
       continue;
     }
     std::byte* acc = binding_.at(st.dst);

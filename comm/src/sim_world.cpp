@@ -29,7 +29,7 @@ struct World::Impl {
     st->process = members[static_cast<std::size_t>(g.members[static_cast<std::size_t>(g.rank)])].get();
     st->rank = g.rank;
     st->members = std::move(g.members);
-    st->label = label;
+    st->set_label(label);
     st->pgid = g.pgid;
     st->channel = std::make_unique<SimChannel>(net, it->second, st->rank);
     return Group(std::move(st));

@@ -17,24 +17,20 @@ Watch* armed_watch = nullptr;
 
 namespace {
 
-constexpr double kDevelopDefault = 300;  // seconds: far beyond any collective that is not stuck
-
 void exit_process(int code) {
   std::_Exit(code);
 }
 void (*hang_exit)(int) = exit_process;
 
-// CCL_TIMEOUT as seconds, or -1 when unset (then the mode decides).
-double configured_seconds() {
-  static const double s = [] {
-    const char* v = std::getenv("CCL_TIMEOUT");
-    if (v == nullptr) return -1.0;
-    return valid_timeout(v) ? std::strtod(v, nullptr) : -1.0;  // the runtime refuses bad values
-  }();
-  return s;
+double read_timeout() {
+  const char* v = std::getenv("CCL_TIMEOUT");
+  if (v == nullptr) return -1.0;
+  return valid_timeout(v) ? std::strtod(v, nullptr) : -1.0;  // the runtime refuses bad values
 }
 
 }  // namespace
+
+const double configured_timeout = read_timeout();
 
 bool valid_timeout(const char* text) {
   char* end = nullptr;
@@ -42,50 +38,56 @@ bool valid_timeout(const char* text) {
   return end != text && *end == '\0' && std::isfinite(s) && s >= 0;
 }
 
-double watchdog_seconds() {
-  const double s = configured_seconds();
-  if (s >= 0) return s;
-  return mode() == Mode::develop ? kDevelopDefault : 0;
-}
-
 void set_hang_exit(void (*exit)(int code)) {
   hang_exit = exit;
 }
 
-Watch::Watch(const GroupState& g, const Call& call, std::uint64_t instance) {
-  if (armed_watch != nullptr) return;
-  seconds_ = watchdog_seconds();
-  if (seconds_ <= 0) return;
+namespace {
+
+// What the armed watch watches.
+struct Watched {
+  const GroupState* group = nullptr;
+  Operation* op = nullptr;
+  CollectiveRecord what;
+  double seconds = 0;
+  std::uint64_t deadline = 0;  // ticks
+};
+Watched watched;
+
+}  // namespace
+
+void Watch::arm(const GroupState& g, const Call& call, std::uint64_t instance, Operation* op) {
+  const double seconds = watchdog_seconds();
+  if (seconds <= 0) return;
   armed_ = true;
-  group_ = &g;
-  describe_call(what_.emplace(), g, call, instance);
-  deadline_ = ticks() + static_cast<std::uint64_t>(seconds_ / seconds_per_tick());
+  watched.group = &g;
+  watched.op = op;
+  describe_call(watched.what, g, call, instance);
+  watched.seconds = seconds;
+  watched.deadline = ticks() + static_cast<std::uint64_t>(seconds / seconds_per_tick());
   armed_watch = this;
 }
 
-Watch::Watch(Operation& op) : Watch(op.group(), op.call(), op.instance()) {
-  if (armed_) op_ = &op;
-}
-
-Watch::~Watch() {
-  if (armed_) armed_watch = nullptr;
+Watch::Watch(Operation& op) {
+  if (armed_watch == nullptr && watchdog_seconds() > 0) arm(op.group(), op.call(), op.instance(), &op);
 }
 
 bool Watch::expired() const {
-  return armed_ && ticks() >= deadline_;
+  return armed_ && ticks() >= watched.deadline;
 }
 
 void Watch::report(Stage& stuck, const std::string& note) const {
+  const GroupState& g = *watched.group;
   const std::string stuck_at =
-      (op_ != nullptr ? op_->describe_wait() : stuck.describe_wait(group_->members)) + note;
-  const Process& p = *group_->process;
+      (watched.op != nullptr ? watched.op->describe_wait() : stuck.describe_wait(g.members)) + note;
+  const Process& p = *g.process;
   const std::string rank = "ccl watchdog: rank " + std::to_string(p.world_rank) + ": ";
   char waited[32];
-  std::snprintf(waited, sizeof waited, "%g", seconds_);
+  std::snprintf(waited, sizeof waited, "%g", watched.seconds);
   std::string text =
       rank + "no progress for " + waited + " s (CCL_TIMEOUT) in a collective - stopping the job\n";
-  text += rank + "stuck in: " + what_->describe() + ", member " + std::to_string(group_->rank) +
-          " of " + std::to_string(group_->members.size()) + "\n";
+  text += rank + "stuck in: " + watched.what.describe() + ", member " + std::to_string(g.rank) +
+          " of " + std::to_string(g.members.size()) + "\n";
   text += rank + "waiting at: " + stuck_at + "\n";
   const std::uint64_t now = coarse_ns();
   const FlightRecorder& fr = p.recorder;

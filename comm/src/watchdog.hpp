@@ -13,9 +13,9 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 
+#include "ccl/mode.hpp"
 #include "flight_recorder.hpp"
 
 namespace ccl::detail {
@@ -28,9 +28,17 @@ class Watch;
 
 inline constexpr int kHangExitCode = 124;  // as timeout(1)
 
+// CCL_TIMEOUT in seconds, read when the library loads; negative when unset (or invalid: the
+// runtime refuses those at start-up).
+extern const double configured_timeout;
+inline constexpr double kDevelopTimeout = 300;  // seconds: far beyond any collective not stuck
+
 // Seconds a rank may wait for one collective, 0 when the watchdog is off: CCL_TIMEOUT (seconds,
-// 0 turns it off), or when unset 300 in develop mode and off in run mode.
-double watchdog_seconds();
+// 0 turns it off), or when unset 300 in develop mode and off in run mode. Inline: every call asks.
+inline double watchdog_seconds() {
+  if (configured_timeout >= 0) return configured_timeout;
+  return mode() == Mode::develop ? kDevelopTimeout : 0;
+}
 // Whether `text` is a valid CCL_TIMEOUT: a finite number of seconds, at least 0.
 bool valid_timeout(const char* text);
 
@@ -41,14 +49,20 @@ void set_hang_exit(void (*exit)(int code));
 extern Watch* armed_watch;
 
 // Arms the watchdog while this rank waits on one collective. Does nothing when the watchdog is
-// off, or when an outer wait (on the same collective) is armed already.
+// off, or when an outer wait (on the same collective) is armed already. At most one watch is
+// armed in a process, so what it watches is kept in one place (watchdog.cpp) and the guard
+// itself is a flag: a disarmed watch, on every call of a few bytes, costs a test.
 class Watch {
  public:
   // A collective run straight through, without an operation (start.cpp's direct run).
-  Watch(const GroupState& g, const Call& call, std::uint64_t instance);
+  Watch(const GroupState& g, const Call& call, std::uint64_t instance) {
+    if (armed_watch == nullptr && watchdog_seconds() > 0) arm(g, call, instance, nullptr);
+  }
   // An operation: the report then names its stage (develop-mode check or main schedule) too.
   explicit Watch(Operation& op);
-  ~Watch();
+  ~Watch() {
+    if (armed_) armed_watch = nullptr;
+  }
   Watch(const Watch&) = delete;
   Watch& operator=(const Watch&) = delete;
 
@@ -58,12 +72,9 @@ class Watch {
   [[noreturn]] void report(Stage& stuck, const std::string& note = "") const;
 
  private:
+  void arm(const GroupState& g, const Call& call, std::uint64_t instance, Operation* op);
+
   bool armed_ = false;
-  const GroupState* group_ = nullptr;
-  Operation* op_ = nullptr;
-  std::optional<CollectiveRecord> what_;  // set when armed: a disarmed watch costs no record
-  double seconds_ = 0;
-  std::uint64_t deadline_ = 0;  // ticks
 };
 
 }  // namespace ccl::detail

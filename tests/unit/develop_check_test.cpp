@@ -11,7 +11,7 @@ using namespace ccl::detail;
 GroupState group_of(int n) {
   GroupState g;
   g.members.resize(static_cast<std::size_t>(n));
-  g.label = "rows";
+  g.set_label("rows");
   g.pgid = ccl::Pgid{3, 7, 0};
   return g;
 }
