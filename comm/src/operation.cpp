@@ -120,7 +120,6 @@ void Operation::finish() {
   process_.recorder.add(*group_, call_, instance_, algorithm_, coarse_ns());
 }
 
-
 void Operation::release() {
   if (--refs_ > 0) return;
   // Drop what belongs to this use; keep the memory that the next use can reuse.

@@ -204,7 +204,7 @@ bool ShmFabric::take_unexpected(Peer& p, const Pgid& ctx, std::uint64_t tag, std
       continue;
     }
     if (it->payload.size() != bytes) size_mismatch(it->payload.size(), bytes);
-    if (bytes > 0) std::memcpy(data, it->payload.data(), bytes);
+    copy_bytes(data, it->payload.data(), bytes);
     p.unexpected.erase(it);
     return true;
   }

@@ -58,7 +58,6 @@ Watched watched;
 
 void Watch::arm(const GroupState& g, const Call& call, std::uint64_t instance, Operation* op) {
   const double seconds = watchdog_seconds();
-  if (seconds <= 0) return;
   armed_ = true;
   watched.group = &g;
   watched.op = op;
@@ -68,9 +67,7 @@ void Watch::arm(const GroupState& g, const Call& call, std::uint64_t instance, O
   armed_watch = this;
 }
 
-Watch::Watch(Operation& op) {
-  if (armed_watch == nullptr && watchdog_seconds() > 0) arm(op.group(), op.call(), op.instance(), &op);
-}
+Watch::Watch(Operation& op) : Watch(op.group(), op.call(), op.instance(), &op) {}
 
 bool Watch::expired() const {
   return armed_ && ticks() >= watched.deadline;

@@ -54,11 +54,11 @@ extern Watch* armed_watch;
 // itself is a flag: a disarmed watch, on every call of a few bytes, costs a test.
 class Watch {
  public:
-  // A collective run straight through, without an operation (start.cpp's direct run).
-  Watch(const GroupState& g, const Call& call, std::uint64_t instance) {
-    if (armed_watch == nullptr && watchdog_seconds() > 0) arm(g, call, instance, nullptr);
+  // A collective run straight through (start.cpp's direct run), or an operation's (`op`: the
+  // report then names its stage, develop-mode check or main schedule, too).
+  Watch(const GroupState& g, const Call& call, std::uint64_t instance, Operation* op = nullptr) {
+    if (armed_watch == nullptr && watchdog_seconds() > 0) arm(g, call, instance, op);
   }
-  // An operation: the report then names its stage (develop-mode check or main schedule) too.
   explicit Watch(Operation& op);
   ~Watch() {
     if (armed_) armed_watch = nullptr;
@@ -72,6 +72,7 @@ class Watch {
   [[noreturn]] void report(Stage& stuck, const std::string& note = "") const;
 
  private:
+  // Called only when the watchdog is on and no watch is armed.
   void arm(const GroupState& g, const Call& call, std::uint64_t instance, Operation* op);
 
   bool armed_ = false;
