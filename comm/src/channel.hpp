@@ -26,6 +26,18 @@ class Channel {
                     const Cost& stamp, Handles& hs) = 0;
   virtual void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
                     Handles& hs) = 0;
+  // A transfer whose sender copies the data straight into the receiver's buffer (Copier::sender)
+  // where the transport can; elsewhere an ordinary one. Both sides use this form for it.
+  virtual void send_pushed(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
+                           const Cost& stamp, Handles& hs) {
+    send(peer, tag, data, bytes, stamp, hs);
+  }
+  virtual void recv_pushed(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
+                           Handles& hs) {
+    recv(peer, tag, data, bytes, hs);
+  }
+  // Whether such a transfer of `bytes` with `peer` is pushed (then it is posted, not exchanged).
+  virtual bool pushes(int /*peer*/, std::size_t /*bytes*/) const { return false; }
   // True when every transfer in hs completed; never blocks.
   virtual bool test_all(Handles& hs) = 0;
   // Block until every transfer in hs completed.

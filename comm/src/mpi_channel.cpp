@@ -77,7 +77,8 @@ MpiChannel::MpiChannel(MPI_Comm comm, ShmFabric* fabric, const std::vector<int>&
   int* tag_ub = nullptr;
   int flag = 0;
   MPI_Comm_get_attr(comm_, MPI_TAG_UB, &tag_ub, &flag);
-  const std::uint64_t ub = std::min<std::uint64_t>(flag ? static_cast<std::uint64_t>(*tag_ub) : 32767, tag_limit);
+  const std::uint64_t ub = std::min({flag ? static_cast<std::uint64_t>(*tag_ub) : 32767, tag_limit,
+                                     ShmFabric::kTagLimit - 1});
   tag_cycle_ = std::bit_floor((ub + 1) / kPhases);  // a power of two: a mask, not a division
 }
 
@@ -134,6 +135,30 @@ void MpiChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t 
               "MPI_Irecv");
     hs.push_back(reinterpret_cast<void*>(r));
   });
+}
+
+void MpiChannel::send_pushed(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
+                             const Cost& stamp, Handles& hs) {
+  if (!pushes(peer, bytes)) {
+    send(peer, tag, data, bytes, stamp, hs);
+    return;
+  }
+  ShmOp* op = shm_op(true, local_[static_cast<std::size_t>(peer)], tag, data, bytes);
+  op->push = ShmOp::Push::source;
+  hs.push_back(mark(op));
+  fabric_->start_push(op);
+}
+
+void MpiChannel::recv_pushed(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
+                             Handles& hs) {
+  if (!pushes(peer, bytes)) {
+    recv(peer, tag, data, bytes, hs);
+    return;
+  }
+  ShmOp* op = shm_op(false, local_[static_cast<std::size_t>(peer)], tag, data, bytes);
+  op->push = ShmOp::Push::target;
+  hs.push_back(mark(op));
+  fabric_->start_push(op);
 }
 
 bool MpiChannel::test_all(Handles& hs) {

@@ -1,8 +1,9 @@
 // The MPI transport: a group's own communicator (derived from a private duplicate of
 // MPI_COMM_WORLD) and nonblocking point-to-point on it, with tag = instance × phases + phase.
 // Small messages between members on one node go through the node's shared-memory fabric
-// instead (shm_fabric.hpp), under the group's PGID as context; both sides pick the path from the
-// message size, on which they always agree.
+// instead (shm_fabric.hpp), under the group's PGID as context, and so do large ones a schedule
+// has the sender copy (pushed); both sides pick the path from the message size, on which they
+// always agree.
 #pragma once
 
 #include <mpi.h>
@@ -36,6 +37,15 @@ class MpiChannel final : public Channel {
             const Cost& stamp, Handles& hs) override;
   void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
             Handles& hs) override;
+  void send_pushed(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
+                   const Cost& stamp, Handles& hs) override;
+  void recv_pushed(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
+                   Handles& hs) override;
+  // Large messages between members of one node, when its ranks can write into one another's memory.
+  bool pushes(int peer, std::size_t bytes) const override {
+    return bytes > ShmFabric::kMaxBytes && fabric_ != nullptr && fabric_->can_push() &&
+           local_[static_cast<std::size_t>(peer)] >= 0;
+  }
   bool test_all(Handles& hs) override;
   void wait_all(Handles& hs) override;
   std::vector<bool> unfinished(Handles& hs) override;

@@ -46,14 +46,14 @@ void ScheduleBuilder::add(const Step& st, bool transfer) {
   if (transfer) round_has_transfer_ = true;
 }
 
-void ScheduleBuilder::send(int peer, Slice s) {
+void ScheduleBuilder::send(int peer, Slice s, Copier copier) {
   if (s.bytes == 0) return;
-  add(Step{StepKind::send, peer, false, s, {}, {}}, true);
+  add(Step{StepKind::send, peer, false, s, {}, {}, copier}, true);
 }
 
-void ScheduleBuilder::recv(int peer, Slice s) {
+void ScheduleBuilder::recv(int peer, Slice s, Copier copier) {
   if (s.bytes == 0) return;
-  add(Step{StepKind::recv, peer, false, {}, s, {}}, true);
+  add(Step{StepKind::recv, peer, false, {}, s, {}, copier}, true);
 }
 
 void ScheduleBuilder::send_token(int peer) {

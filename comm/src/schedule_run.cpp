@@ -121,6 +121,12 @@ bool ScheduleRun::exchange_pair() {
   if (!plan.pair || clocked_ || plan.during_bytes > kOverlapWorth) return false;
   const Step* send = plan.send >= 0 ? &s_->steps[static_cast<std::size_t>(plan.send)] : nullptr;
   const Step* recv = plan.recv >= 0 ? &s_->steps[static_cast<std::size_t>(plan.recv)] : nullptr;
+  // A pushed transfer has a handshake of its own, which only posting runs.
+  auto pushed = [&](const Step* st) {
+    if (st == nullptr || st->copier != Copier::sender) return false;
+    return channel_->pushes(st->peer, st == send ? st->src.bytes : st->dst.bytes);
+  };
+  if (pushed(send) || pushed(recv)) return false;
   if (send != nullptr || recv != nullptr) {
     if (!channel_->exchange(send ? send->peer : -1, send ? binding_.at(send->src) : nullptr,
                             send ? send->src.bytes : 0, recv ? recv->peer : -1,
@@ -149,11 +155,18 @@ void ScheduleRun::post_transfers() {
   const std::uint32_t end = s_->round_begin[round_ + 1] - s_->plans[round_].during;
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
+    const bool pushed = st.copier == Copier::sender;
     if (st.kind == StepKind::send) {
       if (clocked_) after_sends_ += Cost{1, st.src.bytes, 0};
-      channel_->send(st.peer, tag_, binding_.at(st.src), st.src.bytes, after_sends_, handles_);
+      if (pushed) {
+        channel_->send_pushed(st.peer, tag_, binding_.at(st.src), st.src.bytes, after_sends_, handles_);
+      } else {
+        channel_->send(st.peer, tag_, binding_.at(st.src), st.src.bytes, after_sends_, handles_);
+      }
       traffic_->messages += 1;
       traffic_->bytes += st.src.bytes;
+    } else if (pushed) {
+      channel_->recv_pushed(st.peer, tag_, binding_.at(st.dst), st.dst.bytes, handles_);
     } else {
       channel_->recv(st.peer, tag_, binding_.at(st.dst), st.dst.bytes, handles_);
     }

@@ -126,6 +126,7 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
     }
   }
   f->oversubscribed_ = static_cast<long>(L) > sysconf(_SC_NPROCESSORS_ONLN);
+  f->can_push_ = f->probe_push();
   return f;
 }
 
@@ -183,7 +184,7 @@ void ShmFabric::start(ShmOp* op) {
   if (op->is_send) {
     Lane& lane = p.lanes[size_class(op->bytes)];
     if (lane.queued.empty() && push(op->peer, op->context, op->tag, op->data, op->bytes)) {
-      op->done = true;
+      sent(op);
     } else {
       lane.queued.push_back(op);
       ++queued_;
@@ -191,7 +192,7 @@ void ShmFabric::start(ShmOp* op) {
     return;
   }
   if (take_unexpected(p, op->context, op->tag, op->data, op->bytes)) {
-    op->done = true;
+    received(op);
     return;
   }
   p.posted.push_back(op);
@@ -300,18 +301,18 @@ void ShmFabric::size_mismatch(std::size_t got, std::size_t wanted) {
               std::to_string(wanted) + " bytes");
 }
 
-void ShmFabric::deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload,
-                        std::size_t bytes) {
+ShmOp* ShmFabric::deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload,
+                          std::size_t bytes) {
   for (auto it = p.posted.begin(); it != p.posted.end(); ++it) {
     ShmOp* op = *it;
     if (op->tag != tag || op->context != ctx || size_class(op->bytes) != size_class(bytes)) continue;
     if (op->bytes != bytes) size_mismatch(bytes, op->bytes);
     copy_bytes(op->data, payload, bytes);
-    op->done = true;
     p.posted.erase(it);
-    return;
+    return op;
   }
   keep_aside(p, ctx, tag, payload, bytes);
+  return nullptr;
 }
 
 void ShmFabric::poll(int from, int cls) {
@@ -321,8 +322,9 @@ void ShmFabric::poll(int from, int cls) {
   std::byte* r = p.in[cls];
   Incoming in;
   while (!p.posted.empty() && arrived(r, lane, g, in)) {
-    deliver(p, in.context, in.tag, in.payload, in.bytes);
+    ShmOp* op = deliver(p, in.context, in.tag, in.payload, in.bytes);
     free_cell(r, lane);
+    if (op != nullptr) received(op);
   }
 }
 
@@ -337,11 +339,11 @@ void ShmFabric::progress() {
     for (int d = 0; d < size_; ++d) {
       for (Lane& lane : peers_[static_cast<std::size_t>(d)].lanes) {
         while (!lane.queued.empty()) {
-          const ShmOp& op = *lane.queued.front();
-          if (!push(d, op.context, op.tag, op.data, op.bytes)) break;
-          lane.queued.front()->done = true;
+          ShmOp* op = lane.queued.front();
+          if (!push(d, op->context, op->tag, op->data, op->bytes)) break;
           lane.queued.pop_front();
           --queued_;
+          sent(op);
         }
       }
     }

@@ -7,8 +7,10 @@
 //
 // Messages are matched by (source, group context, tag) in order, as MPI does: a message that
 // arrives before its receive is posted is kept aside (unexpected) until it is. Larger messages
-// do not come here: the channel sends them through MPI, whose single-copy path (CMA) is the
-// right one for them. Both sides classify a transfer by its size, which they always agree on.
+// do not come here: the channel sends them through MPI, whose single-copy path (CMA, the
+// receiver copies) is the right one for them, or, when the schedule has the sender copy, the
+// fabric pushes them (push_transfer.cpp): only their two control messages use the rings. Both
+// sides classify a transfer by its size, which they always agree on.
 //
 //   segment:  [rings 0→0][rings 0→1]...[rings L−1→L−1]     (L ranks on the node)
 //   rings s→d: one per size class: tiny (32-byte cells, two to a cache line: a stream of
@@ -40,15 +42,23 @@
 
 namespace ccl::detail {
 
-// One send or receive through the fabric; owned by the fabric's pool.
+// One send or receive through the fabric; owned by the fabric's pool. A pushed transfer
+// (ShmFabric::start_push) runs its two control messages through the same op, one after the other.
 struct ShmOp {
+  enum class Push : std::uint8_t { none, source, target };
   bool is_send = false;
   bool done = false;
+  Push push = Push::none;
   int peer = -1;  // node-local index of the other side
   Pgid context;
   std::uint64_t tag = 0;
-  std::byte* data = nullptr;  // send: read only
+  std::byte* data = nullptr;  // the message's payload; send: read only
   std::size_t bytes = 0;
+  // A pushed transfer: the caller's buffer, while data and bytes are those of a control message
+  // (the target's address and size, then the source's notice of what it wrote).
+  std::byte* buffer = nullptr;
+  std::size_t buffer_bytes = 0;
+  std::uint64_t control[2] = {};
 };
 
 class ShmFabric {
@@ -56,6 +66,8 @@ class ShmFabric {
   static constexpr std::size_t kMaxBytes = 8192;   // largest message sent through shared memory
   static constexpr std::size_t kTinyBytes = 24;    // largest message of the tiny-cell ring
   static constexpr std::size_t kSmallBytes = 248;  // largest message of the small-cell ring
+  // Tags of the channels above stay below this; the two bits above them mark control messages.
+  static constexpr std::uint64_t kTagLimit = std::uint64_t{1} << 30;
 
   // Collective over MPI_COMM_WORLD. Returns null when shared memory is not worth it (one rank per
   // node), is switched off (CCL_SHM=0), or cannot be had.
@@ -71,6 +83,14 @@ class ShmFabric {
   void release(ShmOp* op);  // withdraws it first when still queued or posted
   // Start a send (complete at once when its ring has room, else queued) or post a receive.
   void start(ShmOp* op);
+  // Whether the ranks of this node can write into one another's memory (cross-memory attach,
+  // tried once at create() and agreed; CCL_PUSH=0 says no).
+  bool can_push() const { return can_push_; }
+  // Start a pushed transfer (op->push says which side; data and bytes are the caller's buffer,
+  // larger than kMaxBytes). The target sends the source its buffer's address; the source writes
+  // the data straight there (process_vm_writev) and answers with a notice of the bytes written.
+  // Each side's op is done when its part is: one copy, made by the sender.
+  void start_push(ShmOp* op);
   // Shortcuts for a blocking transfer when nothing else is under way, without an ShmOp:
   // send_now puts the message in its ring if it has room and no earlier send waits for it;
   // recv_now takes the message, waiting for it, when no other receive from that peer is posted
@@ -140,7 +160,15 @@ class ShmFabric {
   // A message nobody has asked for yet, kept until a receive matches it.
   static void keep_aside(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload, std::size_t bytes);
   [[noreturn]] static void size_mismatch(std::size_t got, std::size_t wanted);
-  void deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload, std::size_t bytes);
+  // op's message went into its ring, or arrived into op->data: done, or a pushed transfer's next
+  // step (push_transfer.cpp).
+  void sent(ShmOp* op);
+  void received(ShmOp* op);
+  // The source's part of a pushed transfer, once the target's address is in op->control.
+  void write_pushed(ShmOp* op);
+  bool probe_push();  // collective over the node: can every rank write into its neighbour?
+  // The message to the first matching receive posted, taken off the list and returned; or kept aside.
+  ShmOp* deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload, std::size_t bytes);
   // The first message kept aside from p that matches; copied into data and dropped.
   bool take_unexpected(Peer& p, const Pgid& ctx, std::uint64_t tag, std::byte* data, std::size_t bytes);
   // A rank waiting only on shared memory makes no MPI calls, yet its peers' large MPI sends may
@@ -156,6 +184,8 @@ class ShmFabric {
   int size_ = 0;
   Geometry geometry_[kClasses];
   bool oversubscribed_ = false;
+  bool can_push_ = false;
+  std::vector<int> pids_;  // of the node's ranks, by local index
   unsigned idle_polls_ = 0;
   unsigned polls_ = 0;
   std::size_t queued_ = 0;

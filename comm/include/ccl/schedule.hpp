@@ -30,6 +30,12 @@ struct Slice {
 
 enum class StepKind : std::uint8_t { send, recv, copy, reduce };
 
+// Who copies a large message between two members on one node. Normally the receiver, through
+// MPI's single-copy path; a member that receives from many at once (a gather's root) would then
+// copy everything itself, so its schedule has the senders write straight into its buffer, in
+// parallel. Both sides of a transfer name the same copier.
+enum class Copier : std::uint8_t { receiver, sender };
+
 struct Step {
   StepKind kind;
   int peer = -1;               // group rank, for send and recv
@@ -37,6 +43,7 @@ struct Step {
   Slice src;                   // send, copy, reduce (the incoming operand)
   Slice dst;                   // recv, copy, reduce (the accumulator, also the result)
   Slice base;                  // reduce: the other operand when it is not dst (saves a copy)
+  Copier copier = Copier::receiver;  // send, recv
 };
 
 // How a round is laid out: its first `locals` steps are local (copy, reduce: the builder puts
@@ -69,8 +76,8 @@ class ScheduleBuilder {
   explicit ScheduleBuilder(std::string_view algorithm);  // a literal: it is not copied
 
   // Transfers of zero bytes are dropped: both sides derive the same sizes from the shape.
-  void send(int peer, Slice s);
-  void recv(int peer, Slice s);
+  void send(int peer, Slice s, Copier copier = Copier::receiver);
+  void recv(int peer, Slice s, Copier copier = Copier::receiver);
   // Zero-byte messages that carry only synchronisation (sync).
   void send_token(int peer);
   void recv_token(int peer);

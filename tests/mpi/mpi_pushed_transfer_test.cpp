@@ -1,0 +1,153 @@
+// Pushed transfers (push_transfer.cpp): large messages between members of one node that the
+// sender writes straight into the receiver's buffer, as a linear gather's members do. Gathers
+// of mixed block sizes (ring, pushed) in flight with other collectives on two groups come out
+// right; a sender whose size the receiver does not expect, and a write that fails, are reported
+// by the receiver with a clear message while the sender completes, and the group still works.
+// Also run with CCL_PUSH=0 (tests/CMakeLists.txt), where the same transfers go through MPI.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "../common/reference.hpp"
+#include "ccl/ccl.hpp"
+#include "ccl/selection.hpp"
+#include "group_state.hpp"
+#include "shm_fabric.hpp"
+
+namespace {
+
+using I64 = std::int64_t;
+
+bool push_switched_off() {
+  const char* v = std::getenv("CCL_PUSH");
+  return v != nullptr && std::string(v) == "0";
+}
+
+ccl::detail::Channel& channel_of(const ccl::Group& g) { return *g.state().channel; }
+
+constexpr std::size_t kLarge = ccl::detail::ShmFabric::kMaxBytes + 8;  // bytes: past the rings
+
+TEST(PushedTransfers, TakenForLargeMessagesOnTheNodeUnlessSwitchedOff) {
+  const ccl::Group w = ccl::world();
+  if (w.size() == 1) GTEST_SKIP() << "no peer";
+  const ccl::detail::Channel& ch = channel_of(w);
+  const int peer = (w.rank() + 1) % w.size();
+  EXPECT_FALSE(ch.pushes(peer, ccl::detail::ShmFabric::kMaxBytes)) << "a ring's message is not pushed";
+  if (push_switched_off()) {
+    EXPECT_FALSE(ch.pushes(peer, kLarge)) << "CCL_PUSH=0 did not switch pushing off";
+  } else if (!ch.pushes(peer, kLarge)) {
+    GTEST_SKIP() << "this node's ranks cannot write into one another's memory (cross-memory attach)";
+  }
+}
+
+TEST(PushedTransfers, GathersOfMixedBlockSizesInFlightWithOtherCollectivesOnTwoGroups) {
+  const ccl::Group w = ccl::world();
+  const int P = w.size(), r = w.rank();
+  const ccl::Group half = ccl::partition(w, r % 2, r, "half");
+  ccl::set_override(ccl::CollKind::gather, "linear");
+  for (int i = 0; i < 30; ++i) {
+    // Member q's block: 8 KiB or less (the rings) or 24 KiB and more (pushed), varying by round.
+    std::vector<std::size_t> counts(static_cast<std::size_t>(P));
+    std::size_t total = 0;
+    for (int q = 0; q < P; ++q) {
+      counts[static_cast<std::size_t>(q)] = (i + q) % 3 == 0 ? 1000 + static_cast<std::size_t>(q)
+                                                             : 3000 + 37 * static_cast<std::size_t>(q + i);
+      total += counts[static_cast<std::size_t>(q)];
+    }
+    const int root = i % P;
+    const std::vector<I64> mine = ref::data(r, counts[static_cast<std::size_t>(r)], i);
+    std::vector<I64> all(r == root ? total : 0, -1);
+    ccl::Request g = ccl::igatherv(w, mine, all, counts, root);
+    std::vector<I64> token = r == root ? ref::data(i, 2) : std::vector<I64>(2, -1);
+    ccl::Request b = ccl::ibcast(w, token, root);
+    const std::size_t n = 2500 + static_cast<std::size_t>(i) * 11;  // 20 KiB and more: pushed
+    const std::vector<I64> block = ref::data(r, n, i + 100);
+    std::vector<I64> in_half(half.rank() == 0 ? n * static_cast<std::size_t>(half.size()) : 0, -1);
+    ccl::Request h = ccl::igather(half, block, in_half, 0);
+    if (r % 2 == 1) {
+      h.wait();
+      b.wait();
+      g.wait();
+    } else {
+      g.wait();
+      b.wait();
+      h.wait();
+    }
+    if (r == root) {
+      std::size_t at = 0;
+      for (int q = 0; q < P; ++q) {
+        const std::size_t c = counts[static_cast<std::size_t>(q)];
+        const std::vector<I64> want = ref::data(q, c, i);
+        ASSERT_TRUE(std::equal(want.begin(), want.end(), all.begin() + static_cast<std::ptrdiff_t>(at)))
+            << "gatherv " << i << ": block of member " << q << " (" << c << " elements)";
+        at += c;
+      }
+    }
+    ASSERT_EQ(token, ref::data(i, 2)) << "bcast " << i;
+    if (half.rank() == 0) {
+      for (int q = 0; q < half.size(); ++q) {
+        const std::vector<I64> want = ref::data(half.world_rank_of(q), n, i + 100);
+        ASSERT_TRUE(std::equal(want.begin(), want.end(),
+                               in_half.begin() + static_cast<std::ptrdiff_t>(n * static_cast<std::size_t>(q))))
+            << "gather on half " << r % 2 << ", round " << i << ": block of member " << q;
+      }
+    }
+  }
+  ccl::set_override(ccl::CollKind::gather, "");
+}
+
+// Member 0 pushes `sent` bytes to member 1, whose receive names `expected` bytes at `into`
+// (its own buffer when null). Returns member 1's error message, empty when none; member 0 must
+// complete either way. Then the group must still work.
+std::string push_between_first_two(std::size_t sent, std::size_t expected, std::byte* into) {
+  const ccl::Group w = ccl::world();
+  ccl::detail::Channel& ch = channel_of(w);
+  const std::uint64_t tag = ch.tag(ch.tag_cycle() - 1, 0);  // an instance no collective here reaches
+  std::vector<std::byte> data(std::max(sent, expected), std::byte{7});
+  ccl::detail::Handles hs;
+  std::string error;
+  if (w.rank() == 0) {
+    ch.send_pushed(1, tag, data.data(), sent, {}, hs);
+    ch.wait_all(hs);
+    ch.end_round(hs);
+  } else if (w.rank() == 1) {
+    try {
+      ch.recv_pushed(0, tag, into != nullptr ? into : data.data(), expected, hs);
+      ch.wait_all(hs);
+    } catch (const ccl::Error& e) {
+      error = e.what();
+    }
+    ch.end_round(hs);
+  }
+  EXPECT_EQ(ccl::combine_value(w, I64{1}, ccl::sum), w.size()) << "the group after the transfer";
+  return error;
+}
+
+TEST(PushedTransfers, ASizeTheReceiverDoesNotExpectIsReportedThere) {
+  const ccl::Group w = ccl::world();
+  if (w.size() == 1 || !channel_of(w).pushes((w.rank() + 1) % w.size(), kLarge)) GTEST_SKIP() << "no pushing";
+  const std::string longer = push_between_first_two(16000, 12000, nullptr);
+  const std::string shorter = push_between_first_two(12000, 16000, nullptr);
+  if (w.rank() == 1) {
+    EXPECT_NE(longer.find("a message of 16000 bytes arrived for a receive of 12000 bytes"), std::string::npos) << longer;
+    EXPECT_NE(shorter.find("a message of 12000 bytes arrived for a receive of 16000 bytes"), std::string::npos) << shorter;
+  }
+}
+
+TEST(PushedTransfers, AWriteThatFailsIsReportedByTheReceiver) {
+  const ccl::Group w = ccl::world();
+  if (w.size() == 1 || !channel_of(w).pushes((w.rank() + 1) % w.size(), kLarge)) GTEST_SKIP() << "no pushing";
+  // An address no process has mapped: the sender's process_vm_writev fails (EFAULT).
+  auto* nowhere = reinterpret_cast<std::byte*>(std::uintptr_t{4096});
+  const std::string error = push_between_first_two(kLarge, kLarge, nowhere);
+  if (w.rank() == 1) {
+    EXPECT_NE(error.find("could not write a message of " + std::to_string(kLarge) + " bytes"), std::string::npos)
+        << error;
+    EXPECT_NE(error.find("process_vm_writev: Bad address"), std::string::npos) << error;
+  }
+}
+
+}  // namespace
