@@ -6,9 +6,11 @@
 // Also run with CCL_PUSH=0 (tests/CMakeLists.txt), where the same transfers go through MPI.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "../common/reference.hpp"
@@ -94,6 +96,46 @@ TEST(PushedTransfers, GathersOfMixedBlockSizesInFlightWithOtherCollectivesOnTwoG
                                in_half.begin() + static_cast<std::ptrdiff_t>(n * static_cast<std::size_t>(q))))
             << "gather on half " << r % 2 << ", round " << i << ": block of member " << q;
       }
+    }
+  }
+  ccl::set_override(ccl::CollKind::gather, "");
+}
+
+TEST(PushedTransfers, ASenderBlockedInAnotherCollectiveStillWritesItsBlock) {
+  // Rank 0 starts a gather to rank 2, then blocks in a bcast from rank 1; rank 1 first takes a
+  // bcast from rank 2, which rank 2 sends only once the gather is complete. Unless rank 0 writes
+  // its block while it waits for rank 1 (as MPI's progress lets a receiver pull it), this hangs.
+  // It does not because a blocking call with others in flight progresses them all (engine.cpp).
+  const ccl::Group w = ccl::world();
+  const int r = w.rank();
+  if (w.size() < 3) GTEST_SKIP() << "needs 3 ranks";
+  const ccl::Group g01 = ccl::partition(w, r < 2 ? 0 : 1, r, "g01");
+  const ccl::Group g12 = ccl::partition(w, r == 1 || r == 2 ? 0 : 1, r, "g12");
+  ccl::set_override(ccl::CollKind::gather, "linear");
+  for (const std::size_t token_size : {std::size_t{2}, std::size_t{4000}}) {  // ring, then MPI
+    const std::size_t n = 5000;
+    const std::vector<I64> block = ref::data(r, n, 7);
+    std::vector<I64> all(r == 2 ? n * static_cast<std::size_t>(w.size()) : 0, -1);
+    std::vector<I64> token01 = r == 1 ? ref::data(1, token_size) : std::vector<I64>(token_size, -1);
+    std::vector<I64> token12 = r == 2 ? ref::data(2, token_size) : std::vector<I64>(token_size, -1);
+    // Rank 2 starts late, so that rank 0 is already blocked when the address comes.
+    if (r == 2) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ccl::Request g = ccl::igather(w, block, all, 2);
+    if (r == 0) ccl::bcast(g01, token01, 1);
+    if (r == 1) {
+      ccl::bcast(g12, token12, 1);
+      ccl::bcast(g01, token01, 1);
+    }
+    g.wait();
+    if (r == 2) ccl::bcast(g12, token12, 1);
+    if (r < 2) {
+      EXPECT_EQ(token01, ref::data(1, token_size));
+    }
+    if (r == 1 || r == 2) {
+      EXPECT_EQ(token12, ref::data(2, token_size));
+    }
+    if (r == 2) {
+      EXPECT_EQ(all, ref::blocks(w.size(), n, 7)) << "tokens of " << token_size;
     }
   }
   ccl::set_override(ccl::CollKind::gather, "");
