@@ -86,7 +86,8 @@ void ShmFabric::received(ShmOp* op) {
   if (op->push == ShmOp::Push::target) {
     const std::uint64_t notice = op->control[0];
     if ((notice & kWriteFailed) != 0) {
-      throw Error("ccl: a member on this node could not write a message of " + std::to_string(op->buffer_bytes) +
+      throw Error("ccl: world rank " + std::to_string(world_of_local_[static_cast<std::size_t>(op->peer)]) +
+                  " could not write a message of " + std::to_string(op->buffer_bytes) +
                   " bytes into this rank's memory (process_vm_writev: " +
                   std::strerror(static_cast<int>(notice & ~kWriteFailed)) + "); CCL_PUSH=0 turns such transfers off");
     }

@@ -96,10 +96,12 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
   }
   if (f->size_ == 1 || f->geometry_[2].cells < 2) return nullptr;  // MPI_Comm_free in the destructor
 
-  std::vector<int> node_ranks(L);
-  MPI_Allgather(&world_rank, 1, MPI_INT, node_ranks.data(), 1, MPI_INT, f->node_);
+  f->world_of_local_.resize(L);
+  MPI_Allgather(&world_rank, 1, MPI_INT, f->world_of_local_.data(), 1, MPI_INT, f->node_);
   f->local_of_world_.assign(static_cast<std::size_t>(world_size), -1);
-  for (std::size_t i = 0; i < L; ++i) f->local_of_world_[static_cast<std::size_t>(node_ranks[i])] = static_cast<int>(i);
+  for (std::size_t i = 0; i < L; ++i) {
+    f->local_of_world_[static_cast<std::size_t>(f->world_of_local_[i])] = static_cast<int>(i);
+  }
 
   const MPI_Aint total = static_cast<MPI_Aint>(L * L * f->pair_bytes());
   void* mine = nullptr;

@@ -190,6 +190,7 @@ class ShmFabric {
   unsigned polls_ = 0;
   std::size_t queued_ = 0;
   std::vector<int> local_of_world_;
+  std::vector<int> world_of_local_;
   std::vector<Peer> peers_;
   std::vector<std::unique_ptr<ShmOp>> all_ops_;
   std::vector<ShmOp*> free_ops_;

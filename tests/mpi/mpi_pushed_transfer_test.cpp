@@ -186,7 +186,8 @@ TEST(PushedTransfers, AWriteThatFailsIsReportedByTheReceiver) {
   auto* nowhere = reinterpret_cast<std::byte*>(std::uintptr_t{4096});
   const std::string error = push_between_first_two(kLarge, kLarge, nowhere);
   if (w.rank() == 1) {
-    EXPECT_NE(error.find("could not write a message of " + std::to_string(kLarge) + " bytes"), std::string::npos)
+    EXPECT_NE(error.find("world rank 0 could not write a message of " + std::to_string(kLarge) + " bytes"),
+              std::string::npos)
         << error;
     EXPECT_NE(error.find("process_vm_writev: Bad address"), std::string::npos) << error;
   }
