@@ -5,7 +5,8 @@ CCL_PACKAGES=(cmake g++ make openmpi-bin libopenmpi-dev libfftw3-dev libfftw3-mp
   libtrilinos-kokkos-dev libgtest-dev googletest libbenchmark-dev gnuplot-nox
   clang libclang-rt-dev  # libFuzzer test; clang only recommends the runtime (libclang_rt.fuzzer)
   lammps lammps-examples hpcc  # unmodified MPI programs the drop-in (libccl_mpi) is tested under
-  simgrid libsimgrid-dev)  # SMPI: the MD app on simulated torus partitions
+  libsimgrid-dev)  # SMPI (smpirun, smpicxx): the MD app on simulated torus partitions. Debian's
+  # "simgrid" is only a name libsimgrid-dev provides: dpkg never reports it installed
 
 ccl_root() { cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd; }
 
