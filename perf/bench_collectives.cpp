@@ -1,5 +1,6 @@
 // ccl-bench-collectives: each of the ten ccl collectives (model-selected algorithm) against Open
-// MPI's own equivalent, in the same run, on the same buffers, for 8 B to 4 MiB per member.
+// MPI's own equivalent, in the same run, on the same buffers, for 8 B to 4 MiB per member
+// (each into its own output buffer for the check that results agree).
 // Bytes per member: the vector of bcast/reduce/combine/prefix/shift, one member's block for
 // scatter/gather/concat, a member's whole send buffer for index. Each time is the slowest rank's
 // mean per call in a block of calls, the median of all blocks: the whole range of sizes is swept
@@ -106,6 +107,11 @@ int run(int argc, char** argv) {
       const int cnt = static_cast<int>(n), icnt = static_cast<int>(idx);
       auto sv = [&](std::size_t len) { return std::span<const double>(send.data(), len); };
       auto rv = [&](std::size_t len) { return std::span<double>(recv.data(), len); };
+      // Open MPI writes into recv_mpi for the check of the results (sweep 0), and into recv, as
+      // ccl does, while timed: two output buffers made timing unfair by a few percent at 1-4 MiB
+      // (MPI_Sendrecv timed in ccl's place, into recv, ran at 1.02-1.17x itself into recv_mpi;
+      // 1.00-1.02x when both wrote recv_mpi).
+      double* mpi_out = recv_mpi.data();
       auto same = [&](std::size_t len) {
         return std::equal(recv.begin(), recv.begin() + static_cast<std::ptrdiff_t>(len),
                           recv_mpi.begin());
@@ -123,51 +129,51 @@ int run(int argc, char** argv) {
       using K = ccl::CollKind;
       std::vector<Case> list{
           {K::bcast, [&] { ccl::bcast(w, rv(n), root); },
-           [&] { MPI_Bcast(recv_mpi.data(), cnt, MPI_DOUBLE, root, MPI_COMM_WORLD); },
+           [&] { MPI_Bcast(mpi_out, cnt, MPI_DOUBLE, root, MPI_COMM_WORLD); },
            [&] { return same(n); }, shape(K::bcast, n), 1.0},
           {K::reduce, [&] { ccl::reduce(w, sv(n), rv(n), ccl::sum, root); },
            [&] {
-             MPI_Reduce(send.data(), recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, root,
+             MPI_Reduce(send.data(), mpi_out, cnt, MPI_DOUBLE, MPI_SUM, root,
                         MPI_COMM_WORLD);
            },
            [&] { return r != root || same(n); }, shape(K::reduce, n), 1.0},
           {K::combine, [&] { ccl::combine(w, sv(n), rv(n), ccl::sum); },
            [&] {
-             MPI_Allreduce(send.data(), recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+             MPI_Allreduce(send.data(), mpi_out, cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
            },
            [&] { return same(n); }, shape(K::combine, n), 2 * nm1 / P},
           {K::scatter, [&] { ccl::scatter(w, sv(n * Pn), rv(n), root); },
            [&] {
-             MPI_Scatter(send.data(), cnt, MPI_DOUBLE, recv_mpi.data(), cnt, MPI_DOUBLE, root,
+             MPI_Scatter(send.data(), cnt, MPI_DOUBLE, mpi_out, cnt, MPI_DOUBLE, root,
                          MPI_COMM_WORLD);
            },
            [&] { return same(n); }, shape(K::scatter, n), nm1},
           {K::gather, [&] { ccl::gather(w, sv(n), rv(n * Pn), root); },
            [&] {
-             MPI_Gather(send.data(), cnt, MPI_DOUBLE, recv_mpi.data(), cnt, MPI_DOUBLE, root,
+             MPI_Gather(send.data(), cnt, MPI_DOUBLE, mpi_out, cnt, MPI_DOUBLE, root,
                         MPI_COMM_WORLD);
            },
            [&] { return r != root || same(n * Pn); }, shape(K::gather, n), nm1},
           {K::concat, [&] { ccl::concat(w, sv(n), rv(n * Pn)); },
            [&] {
-             MPI_Allgather(send.data(), cnt, MPI_DOUBLE, recv_mpi.data(), cnt, MPI_DOUBLE,
+             MPI_Allgather(send.data(), cnt, MPI_DOUBLE, mpi_out, cnt, MPI_DOUBLE,
                            MPI_COMM_WORLD);
            },
            [&] { return same(n * Pn); }, shape(K::concat, n), nm1},
           {K::index, [&] { ccl::index(w, sv(idx * Pn), rv(idx * Pn)); },
            [&] {
-             MPI_Alltoall(send.data(), icnt, MPI_DOUBLE, recv_mpi.data(), icnt, MPI_DOUBLE,
+             MPI_Alltoall(send.data(), icnt, MPI_DOUBLE, mpi_out, icnt, MPI_DOUBLE,
                           MPI_COMM_WORLD);
            },
            [&] { return same(idx * Pn); }, shape(K::index, idx), nm1 / P},
           {K::prefix, [&] { ccl::prefix(w, sv(n), rv(n), ccl::sum); },
            [&] {
-             MPI_Scan(send.data(), recv_mpi.data(), cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+             MPI_Scan(send.data(), mpi_out, cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
            },
            [&] { return same(n); }, shape(K::prefix, n), 1.0},
           {K::shift, [&] { ccl::shift(w, sv(n), rv(n), 1); },
            [&] {
-             MPI_Sendrecv(send.data(), cnt, MPI_DOUBLE, (r + 1) % P, 0, recv_mpi.data(), cnt,
+             MPI_Sendrecv(send.data(), cnt, MPI_DOUBLE, (r + 1) % P, 0, mpi_out, cnt,
                           MPI_DOUBLE, (r - 1 + P) % P, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
            },
            [&] { return same(n); }, shape(K::shift, n), 1.0},
@@ -185,6 +191,15 @@ int run(int argc, char** argv) {
       for (Case& c : list) {
         if (c.kind == K::sync) c.shape.elem = 1;
         if (sweep == 0) {
+          // Outputs start different, so that what a call leaves unwritten is a mismatch; the
+          // root's vector is bcast's input.
+          std::fill(recv.begin(), recv.end(), -1.0);
+          std::fill(recv_mpi.begin(), recv_mpi.end(), -2.0);
+          if (r == root) {
+            std::copy_n(send.begin(), n, recv.begin());
+            std::copy_n(send.begin(), n, recv_mpi.begin());
+          }
+          mpi_out = recv_mpi.data();
           c.ccl_call();
           c.mpi_call();
           const int ok = c.same_result() ? 1 : 0;
@@ -199,6 +214,7 @@ int run(int argc, char** argv) {
                                    .bus_bytes = moved * c.bus_factor});
         }
         Result& res = results[next++];
+        mpi_out = recv.data();
         time_in_turns(c.ccl_call, c.mpi_call, iters, opt.reps, res.ccl_samples, res.mpi_samples,
                       res.mpi_again);
       }

@@ -1,6 +1,6 @@
 // Shift: member r's vector goes to member (r + d) mod n, in one send-receive step.
 //
-// Cost for m bytes: C1 = 1 step, C2 = m, C3 = n·m (none when d ≡ 0 mod n: a local copy).
+// Cost for m bytes: C1 = 1 step, C2 = m, C3 = 0 (nothing when d ≡ 0 mod n: a local copy).
 //
 //   n = 4, d = 1:   0 ──► 1 ──► 2 ──► 3 ──► 0
 //
