@@ -34,6 +34,7 @@ constexpr std::array kCatalog{
     &concat_ring,
     &concat_bruck,
     &concat_recursive_doubling,
+    &concat_linear,
     &index_pairwise,
     &index_bruck,
     &index_linear,

@@ -141,6 +141,7 @@ extern const Algorithm gather_linear;
 extern const Algorithm concat_bruck;
 extern const Algorithm concat_ring;
 extern const Algorithm concat_recursive_doubling;
+extern const Algorithm concat_linear;
 extern const Algorithm index_pairwise;
 extern const Algorithm index_bruck;
 extern const Algorithm index_linear;
