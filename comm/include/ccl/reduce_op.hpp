@@ -141,6 +141,18 @@ struct ReduceKernel {
 };
 
 namespace detail {
+// Sum, prod, min and max on these element types are also compiled into the library for the
+// widest vectors the CPU has (vector_kernels.cpp), with the same results as the loop below.
+template <class Op, class T>
+inline constexpr bool has_vector_kernel =
+    (std::is_same_v<Op, ops::Sum> || std::is_same_v<Op, ops::Prod> || std::is_same_v<Op, ops::Min> ||
+     std::is_same_v<Op, ops::Max>) &&
+    (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
+     std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>);
+template <class Op, class T>
+void vector_kernel(const void* op, const std::byte* left, const std::byte* right, std::byte* out,
+                   std::size_t n);
+
 // Identity of an operator on elements of T: its type name and the element type, equal in every
 // process of one program, different for different lambdas or element types. Computed once.
 template <class T, class Op>
@@ -160,19 +172,23 @@ ReduceKernel make_kernel(Op op) {
   constexpr bool stateless = std::is_empty_v<Op> && std::is_default_constructible_v<Op>;
   ReduceKernel k;
   if constexpr (!stateless) k.op = std::make_shared<const Op>(std::move(op));
-  k.fn = [](const void* f, const std::byte* l, const std::byte* r, std::byte* o, std::size_t n) {
-    const T* a = reinterpret_cast<const T*>(l);
-    const T* b = reinterpret_cast<const T*>(r);
-    T* out = reinterpret_cast<T*>(o);
-    if constexpr (stateless) {
-      (void)f;
-      const Op fop{};
-      for (std::size_t i = 0; i < n; ++i) out[i] = fop(a[i], b[i]);
-    } else {
-      const Op& fop = *static_cast<const Op*>(f);
-      for (std::size_t i = 0; i < n; ++i) out[i] = fop(a[i], b[i]);
-    }
-  };
+  if constexpr (detail::has_vector_kernel<Op, T>) {
+    k.fn = &detail::vector_kernel<Op, T>;
+  } else {
+    k.fn = [](const void* f, const std::byte* l, const std::byte* r, std::byte* o, std::size_t n) {
+      const T* a = reinterpret_cast<const T*>(l);
+      const T* b = reinterpret_cast<const T*>(r);
+      T* out = reinterpret_cast<T*>(o);
+      if constexpr (stateless) {
+        (void)f;
+        const Op fop{};
+        for (std::size_t i = 0; i < n; ++i) out[i] = fop(a[i], b[i]);
+      } else {
+        const Op& fop = *static_cast<const Op*>(f);
+        for (std::size_t i = 0; i < n; ++i) out[i] = fop(a[i], b[i]);
+      }
+    };
+  }
   if constexpr (detail::BuiltinOp<Op>) {
     k.name = Op::name;
     k.commutative = true;
