@@ -133,14 +133,11 @@ int run(int argc, char** argv) {
            [&] { return same(n); }, shape(K::bcast, n), 1.0},
           {K::reduce, [&] { ccl::reduce(w, sv(n), rv(n), ccl::sum, root); },
            [&] {
-             MPI_Reduce(send.data(), mpi_out, cnt, MPI_DOUBLE, MPI_SUM, root,
-                        MPI_COMM_WORLD);
+             MPI_Reduce(send.data(), mpi_out, cnt, MPI_DOUBLE, MPI_SUM, root, MPI_COMM_WORLD);
            },
            [&] { return r != root || same(n); }, shape(K::reduce, n), 1.0},
           {K::combine, [&] { ccl::combine(w, sv(n), rv(n), ccl::sum); },
-           [&] {
-             MPI_Allreduce(send.data(), mpi_out, cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-           },
+           [&] { MPI_Allreduce(send.data(), mpi_out, cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); },
            [&] { return same(n); }, shape(K::combine, n), 2 * nm1 / P},
           {K::scatter, [&] { ccl::scatter(w, sv(n * Pn), rv(n), root); },
            [&] {
@@ -156,25 +153,21 @@ int run(int argc, char** argv) {
            [&] { return r != root || same(n * Pn); }, shape(K::gather, n), nm1},
           {K::concat, [&] { ccl::concat(w, sv(n), rv(n * Pn)); },
            [&] {
-             MPI_Allgather(send.data(), cnt, MPI_DOUBLE, mpi_out, cnt, MPI_DOUBLE,
-                           MPI_COMM_WORLD);
+             MPI_Allgather(send.data(), cnt, MPI_DOUBLE, mpi_out, cnt, MPI_DOUBLE, MPI_COMM_WORLD);
            },
            [&] { return same(n * Pn); }, shape(K::concat, n), nm1},
           {K::index, [&] { ccl::index(w, sv(idx * Pn), rv(idx * Pn)); },
            [&] {
-             MPI_Alltoall(send.data(), icnt, MPI_DOUBLE, mpi_out, icnt, MPI_DOUBLE,
-                          MPI_COMM_WORLD);
+             MPI_Alltoall(send.data(), icnt, MPI_DOUBLE, mpi_out, icnt, MPI_DOUBLE, MPI_COMM_WORLD);
            },
            [&] { return same(idx * Pn); }, shape(K::index, idx), nm1 / P},
           {K::prefix, [&] { ccl::prefix(w, sv(n), rv(n), ccl::sum); },
-           [&] {
-             MPI_Scan(send.data(), mpi_out, cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-           },
+           [&] { MPI_Scan(send.data(), mpi_out, cnt, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); },
            [&] { return same(n); }, shape(K::prefix, n), 1.0},
           {K::shift, [&] { ccl::shift(w, sv(n), rv(n), 1); },
            [&] {
-             MPI_Sendrecv(send.data(), cnt, MPI_DOUBLE, (r + 1) % P, 0, mpi_out, cnt,
-                          MPI_DOUBLE, (r - 1 + P) % P, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+             MPI_Sendrecv(send.data(), cnt, MPI_DOUBLE, (r + 1) % P, 0, mpi_out, cnt, MPI_DOUBLE,
+                          (r - 1 + P) % P, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
            },
            [&] { return same(n); }, shape(K::shift, n), 1.0},
       };

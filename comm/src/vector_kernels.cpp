@@ -17,20 +17,22 @@ namespace ccl::detail {
 namespace {
 
 template <class Op, class T>
-[[gnu::always_inline]] inline void into_left(T* __restrict acc, const T* __restrict in, std::size_t n) {
+[[gnu::always_inline]] inline void into_left(T* __restrict acc, const T* __restrict in,
+                                             std::size_t n) {
   const Op op{};
   for (std::size_t i = 0; i < n; ++i) acc[i] = op(acc[i], in[i]);
 }
 
 template <class Op, class T>
-[[gnu::always_inline]] inline void into_right(const T* __restrict in, T* __restrict acc, std::size_t n) {
+[[gnu::always_inline]] inline void into_right(const T* __restrict in, T* __restrict acc,
+                                              std::size_t n) {
   const Op op{};
   for (std::size_t i = 0; i < n; ++i) acc[i] = op(in[i], acc[i]);
 }
 
 template <class Op, class T>
-[[gnu::always_inline]] inline void apart(const T* __restrict a, const T* __restrict b, T* __restrict out,
-                                         std::size_t n) {
+[[gnu::always_inline]] inline void apart(const T* __restrict a, const T* __restrict b,
+                                         T* __restrict out, std::size_t n) {
   const Op op{};
   for (std::size_t i = 0; i < n; ++i) out[i] = op(a[i], b[i]);
 }
@@ -50,8 +52,9 @@ template <class Op, class T>
 #endif
 
 template <class Op, class T>
-CCL_FOR_EACH_VECTOR_WIDTH void vector_kernel(
-    const void*, const std::byte* left, const std::byte* right, std::byte* out, std::size_t n) {
+CCL_FOR_EACH_VECTOR_WIDTH void vector_kernel(const void*, const std::byte* left,
+                                             const std::byte* right, std::byte* out,
+                                             std::size_t n) {
   const T* a = reinterpret_cast<const T*>(left);
   const T* b = reinterpret_cast<const T*>(right);
   T* o = reinterpret_cast<T*>(out);
@@ -66,15 +69,15 @@ CCL_FOR_EACH_VECTOR_WIDTH void vector_kernel(
   }
 }
 
-#define CCL_VECTOR_KERNELS_FOR(T)                                                                    \
-  template void vector_kernel<ops::Sum, T>(const void*, const std::byte*, const std::byte*, std::byte*, \
-                                           std::size_t);                                             \
-  template void vector_kernel<ops::Prod, T>(const void*, const std::byte*, const std::byte*,          \
-                                            std::byte*, std::size_t);                                \
-  template void vector_kernel<ops::Min, T>(const void*, const std::byte*, const std::byte*, std::byte*, \
-                                           std::size_t);                                             \
-  template void vector_kernel<ops::Max, T>(const void*, const std::byte*, const std::byte*, std::byte*, \
-                                           std::size_t);
+#define CCL_VECTOR_KERNELS_FOR(T)                                                            \
+  template void vector_kernel<ops::Sum, T>(const void*, const std::byte*, const std::byte*,  \
+                                           std::byte*, std::size_t);                         \
+  template void vector_kernel<ops::Prod, T>(const void*, const std::byte*, const std::byte*, \
+                                            std::byte*, std::size_t);                        \
+  template void vector_kernel<ops::Min, T>(const void*, const std::byte*, const std::byte*,  \
+                                           std::byte*, std::size_t);                         \
+  template void vector_kernel<ops::Max, T>(const void*, const std::byte*, const std::byte*,  \
+                                           std::byte*, std::size_t);
 
 CCL_VECTOR_KERNELS_FOR(float)
 CCL_VECTOR_KERNELS_FOR(double)

@@ -36,7 +36,8 @@ std::vector<T> values(std::size_t n, unsigned seed) {
 template <class T>
 bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
   if (a.size() != b.size()) return false;
-  return a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;  // data() may be null
+  return a.empty() ||
+         std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;  // data() may be null
 }
 
 enum class Alias { apart, into_left, into_right, same_operands };
@@ -51,10 +52,12 @@ void check(Op op) {
       std::vector<T> left = values<T>(n, 1), right = values<T>(n, 2);
       if (alias == Alias::same_operands) right = left;
       std::vector<T> expected(n);
-      for (std::size_t i = 0; i < n; ++i) expected[i] = op(left[i], alias == Alias::same_operands ? left[i] : right[i]);
+      for (std::size_t i = 0; i < n; ++i)
+        expected[i] = op(left[i], alias == Alias::same_operands ? left[i] : right[i]);
       std::vector<T> out(n, T(7));
       auto* l = reinterpret_cast<const std::byte*>(left.data());
-      auto* r = reinterpret_cast<const std::byte*>(alias == Alias::same_operands ? left.data() : right.data());
+      auto* r = reinterpret_cast<const std::byte*>(alias == Alias::same_operands ? left.data()
+                                                                                 : right.data());
       switch (alias) {
         case Alias::apart:
         case Alias::same_operands:
@@ -70,7 +73,8 @@ void check(Op op) {
           break;
       }
       EXPECT_TRUE(same_bits(out, expected))
-          << Op::name << " on " << sizeof(T) << "-byte elements, n = " << n << ", alias " << static_cast<int>(alias);
+          << Op::name << " on " << sizeof(T) << "-byte elements, n = " << n << ", alias "
+          << static_cast<int>(alias);
     }
   }
 }
@@ -83,18 +87,31 @@ void check_all() {
   check<ccl::ops::Max, T>(ccl::max);
 }
 
-TEST(VectorKernels, Double) { check_all<double>(); }
-TEST(VectorKernels, Float) { check_all<float>(); }
-TEST(VectorKernels, Int32) { check_all<std::int32_t>(); }
-TEST(VectorKernels, Int64) { check_all<std::int64_t>(); }
-TEST(VectorKernels, UInt32) { check_all<std::uint32_t>(); }
-TEST(VectorKernels, UInt64) { check_all<std::uint64_t>(); }
+TEST(VectorKernels, Double) {
+  check_all<double>();
+}
+TEST(VectorKernels, Float) {
+  check_all<float>();
+}
+TEST(VectorKernels, Int32) {
+  check_all<std::int32_t>();
+}
+TEST(VectorKernels, Int64) {
+  check_all<std::int64_t>();
+}
+TEST(VectorKernels, UInt32) {
+  check_all<std::uint32_t>();
+}
+TEST(VectorKernels, UInt64) {
+  check_all<std::uint64_t>();
+}
 
 TEST(VectorKernels, OtherOperatorsKeepTheGenericLoop) {
   const ccl::ReduceKernel k = ccl::make_kernel<double>([](double a, double b) { return a - b; });
   std::vector<double> a{5, 7}, b{1, 2}, out(2);
-  k.apply(reinterpret_cast<const std::byte*>(a.data()), reinterpret_cast<const std::byte*>(b.data()),
-          reinterpret_cast<std::byte*>(out.data()), 2);
+  k.apply(reinterpret_cast<const std::byte*>(a.data()),
+          reinterpret_cast<const std::byte*>(b.data()), reinterpret_cast<std::byte*>(out.data()),
+          2);
   EXPECT_EQ(out, (std::vector<double>{4, 5}));
   EXPECT_FALSE((ccl::detail::has_vector_kernel<ccl::ops::Sum, short>));
   EXPECT_FALSE((ccl::detail::has_vector_kernel<ccl::ops::LogicalAnd, double>));
