@@ -69,6 +69,7 @@ CCL_FOR_EACH_VECTOR_WIDTH void vector_kernel(const void*, const std::byte* left,
   }
 }
 
+// The pairs has_vector_kernel (reduce_op.hpp) names; one missing here fails to link.
 #define CCL_VECTOR_KERNELS_FOR(T)                                                            \
   template void vector_kernel<ops::Sum, T>(const void*, const std::byte*, const std::byte*,  \
                                            std::byte*, std::size_t);                         \
