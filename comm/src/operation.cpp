@@ -116,7 +116,8 @@ void Operation::finish() {
   untrack();
   clear_stages();
   const double seconds = timing_on ? tick_seconds(started_, ticks()) : 0.0;
-  record_call(process_.stats, kind_, traffic_, seconds, algorithm_, &main_run_->clock());
+  process_.stats.traffic += traffic_;
+  record_call(process_.stats, kind_, traffic_.bytes, seconds, algorithm_, &main_run_->clock());
   process_.recorder.add(*group_, call_, instance_, algorithm_, coarse_ns());
 }
 

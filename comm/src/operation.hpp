@@ -45,17 +45,17 @@ class ReusableScratch {
   std::size_t capacity_ = 0;
 };
 
-// Account one finished collective in the process's statistics.
+// Account one finished collective in the process's statistics: its calls, `bytes` sent and
+// time; its traffic is already in stats.traffic (see count_traffic).
 // `critical_path` is the run's clock on a clocked channel (the simulator), else null.
 // Inline: it runs on every call, however small.
-inline void record_call(Statistics& stats, CollKind kind, const TrafficStats& traffic,
-                        double seconds, std::string_view algorithm, const Cost* critical_path) {
+inline void record_call(Statistics& stats, CollKind kind, std::uint64_t bytes, double seconds,
+                        std::string_view algorithm, const Cost* critical_path) {
   CollectiveStats& c = stats.of(kind);
   c.calls += 1;
-  c.bytes += traffic.bytes;
+  c.bytes += bytes;
   c.seconds += seconds;
   if (!algorithm.empty()) c.algorithm = algorithm;
-  stats.traffic += traffic;
   if (critical_path != nullptr) stats.last_critical_path = *critical_path;
 }
 

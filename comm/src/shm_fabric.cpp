@@ -2,6 +2,9 @@
 
 #include <sched.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
@@ -26,6 +29,23 @@ inline void spin_pause() {
   asm volatile("yield" ::: "memory");
 #endif
 }
+
+// Ask for a cache line in exclusive state ahead of a store into it (PREFETCHW where the CPU has
+// it). See push() for why.
+#if defined(__x86_64__) || defined(__i386__)
+bool cpu_prefetches_for_write() {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  return __get_cpuid(0x80000001, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_PRFCHW) != 0;
+}
+const bool kPrefetchForWrite = cpu_prefetches_for_write();
+inline void prefetch_for_write(const std::byte* at) {
+  if (kPrefetchForWrite) asm volatile("prefetchw %0" : : "m"(*at));
+}
+#else
+inline void prefetch_for_write(const std::byte* at) {
+  __builtin_prefetch(at, 1, 3);
+}
+#endif
 
 // Cells per ring: a sender may run this many messages ahead of its receiver. Each tiny and small
 // ring holds 64 KiB of cells. Deep matters for the smallest messages, because ranks that share a
@@ -236,6 +256,13 @@ bool ShmFabric::push(int to, const Pgid& ctx, std::uint64_t tag, const std::byte
   }
   word(cell).store(cell_word(p.head, new_context, bytes, tag), std::memory_order_release);
   ++p.head;
+  // The next tiny cell's line was last read by the peer, so our store into it will have to take
+  // it back from the peer's core; stores leave the store buffer in order, so the next fence,
+  // atomic or string store (the caller zeroing its next call's record) would wait that long.
+  // Asking for the line now overlaps the transfer with the rest of this call: a stream of 8 B
+  // scatters on 2 ranks went from 0.077 to 0.063 us a call. Larger cells do not gain (64 B
+  // bcasts on 2 ranks lost 30%: their receiver keeps up and polls the line we would take).
+  if (cls == 0) prefetch_for_write(r + g.cell(p.head));
   return true;
 }
 
