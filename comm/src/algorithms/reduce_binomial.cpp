@@ -37,11 +37,16 @@ Schedule build(const Shape& s, const Params&) {
     b.send(mod(v - lowest_bit(v) + tree_root, n), send);
   } else {
     const Slice acc = (v == 0 && result_here) ? Slice{Buffer::recv, 0, m} : b.scratch(m);
-    const Slice incoming = b.scratch(m);
+    // The first child's vector lands in the accumulator itself and is folded there, unless the
+    // accumulator is the member's own vector (in place): one scratch vector fewer to touch.
+    const bool first_into_acc = !(s.in_place && acc.buffer == Buffer::recv);
+    const bool needs_incoming = kids.size() > (first_into_acc ? 1u : 0u);
+    const Slice incoming = needs_incoming ? b.scratch(m) : Slice{};
     Slice partial = send;  // the first fold reads the member's own vector in place
     for (int child : kids) {
-      b.recv(mod(child + tree_root, n), incoming);
-      b.reduce(incoming, acc, false, partial);  // next round, before the next child's receive
+      const Slice into = partial == send && first_into_acc ? acc : incoming;
+      b.recv(mod(child + tree_root, n), into);
+      b.reduce(into, acc, false, partial);  // next round, before the next child's receive
       partial = acc;
     }
     if (kids.empty()) b.copy(send, acc);  // a lone member
