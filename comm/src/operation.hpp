@@ -46,7 +46,8 @@ class ReusableScratch {
 };
 
 // Account one finished collective in the process's statistics: its calls, `bytes` sent and
-// time; its traffic is already in stats.traffic (see count_traffic).
+// time. Its traffic is not added here: the caller adds it to stats.traffic, or its run counted
+// it there directly (start.cpp's run_direct, which says why).
 // `critical_path` is the run's clock on a clocked channel (the simulator), else null.
 // Inline: it runs on every call, however small.
 inline void record_call(Statistics& stats, CollKind kind, std::uint64_t bytes, double seconds,
