@@ -7,6 +7,8 @@
 // user has started others on the same communicator.
 #pragma once
 
+#include <mpi.h>
+
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -18,6 +20,11 @@
 namespace ccl::drop_in {
 
 struct Plan {
+  Plan() = default;
+  Plan(Plan&&) = default;
+  Plan& operator=(Plan&&) = default;
+  ~Plan();
+
   // A call known when the plan is made, or one built when its turn comes.
   struct Step {
     detail::Call call;
@@ -32,6 +39,11 @@ struct Plan {
     temporaries.push_back(std::make_unique_for_overwrite<std::byte[]>(bytes == 0 ? 1 : bytes));
     return temporaries.back().get();
   }
+  // A datatype the later steps use, duplicated for the plan's lifetime: MPI lets a program free
+  // its handle while a nonblocking collective is under way (MPICH's nonblocking2 does).
+  MPI_Datatype kept(MPI_Datatype type);
+  std::vector<MPI_Datatype> kept_types;
+
   void add(detail::Call call) { calls.push_back({std::move(call), {}}); }
   void add_built(std::function<detail::Call()> build) { calls.push_back({{}, std::move(build)}); }
 };

@@ -30,7 +30,7 @@ int allgather_blocks(MpiCall which, const void* sendbuf, int sendcount, MPI_Data
   const int me = rank_in(comm);
   Plan plan;
   const std::vector<std::size_t> bytes = block_bytes(blocks, recvtype);
-  std::byte* recv = recv_blocks(plan, recvbuf, blocks, recvtype, comm);
+  std::byte* recv = recv_blocks(plan, recvbuf, blocks, recvtype);
   const std::size_t offset = std::accumulate(bytes.begin(), bytes.begin() + me, std::size_t{0});
   detail::Call c = byte_call(vector_form ? CollKind::concatv : CollKind::concat);
   if (sendbuf == MPI_IN_PLACE) {
@@ -112,7 +112,7 @@ int alltoall_blocks(MpiCall which, const void* sendbuf, const Blocks& send_block
   detail::Call c = byte_call(vector_form ? CollKind::indexv : CollKind::index);
   c.send = send;
   c.send_elems = sum(send_bytes_each);
-  c.recv = recv_blocks(plan, recvbuf, recv_blocks_in, recvtype, comm);
+  c.recv = recv_blocks(plan, recvbuf, recv_blocks_in, recvtype);
   c.recv_elems = sum(recv_bytes_each);
   if (vector_form) {
     c.counts = send_bytes_each;

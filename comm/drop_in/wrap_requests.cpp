@@ -1,7 +1,12 @@
-// MPI_Wait, MPI_Test and their kin: before MPI looks at the requests, the nonblocking
-// collectives among them are driven (to completion for the waits, one sweep for the tests) and
-// their generalized requests marked complete. Without such requests these are plain
-// pass-throughs.
+// MPI_Wait, MPI_Test and their kin. While nonblocking collectives run on ccl, every one of these
+// calls progresses all of them, whichever requests it was given: MPI's progress rule, which a
+// program relies on when it polls a point-to-point request that a peer answers only after a
+// collective completed. Waits drive the collectives among their requests to completion and
+// poll the rest while other collectives are unfinished; tests make one sweep. The collectives'
+// generalized requests are marked complete before MPI itself looks at them. With no collective
+// in flight these are plain pass-throughs.
+#include <sched.h>
+
 #include <vector>
 
 #include "pass_through.hpp"
@@ -11,23 +16,28 @@ using namespace ccl::drop_in;
 
 namespace {
 
-// The collectives among `requests`.
-std::vector<Pending*> collectives_in(int n, const MPI_Request* requests) {
-  std::vector<Pending*> out;
+void complete_collectives_in(int n, const MPI_Request* requests) {
   for (int i = 0; i < n; ++i) {
-    if (Pending* p = pending_of(requests[i])) out.push_back(p);
+    if (Pending* p = pending_of(requests[i])) complete(*p);
   }
-  return out;
 }
 
-bool advance_each(const std::vector<Pending*>& ps) {
-  bool any_complete = false;
-  for (Pending* p : ps) any_complete = p->advance() || any_complete;
-  return any_complete;
+bool plain() {
+  return passing_through() || !any_pending();
 }
 
-bool plain(int n, const MPI_Request* requests) {
-  return passing_through() || !any_pending() || collectives_in(n, requests).empty();
+// Poll `test` (a PMPI_Test* call, setting its flag when what it tests completed), progressing
+// every collective in between, until it succeeds; once no collective is unfinished, hand the
+// wait to MPI (`wait`), which may block.
+template <class Test, class Wait>
+int wait_polling(Test test, Wait wait) {
+  for (unsigned idle = 1;; ++idle) {
+    if (!advance_everything()) return wait();
+    int flag = 0;
+    const int rc = test(&flag);
+    if (rc != MPI_SUCCESS || flag) return rc;
+    if (idle % 64 == 0) sched_yield();  // ranks may outnumber cores
+  }
 }
 
 }  // namespace
@@ -35,87 +45,84 @@ bool plain(int n, const MPI_Request* requests) {
 extern "C" {
 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
-  if (plain(1, request)) return PMPI_Wait(request, status);
+  if (plain()) return PMPI_Wait(request, status);
   const InsideWrapper inside;
-  complete(*pending_of(*request));
-  return PMPI_Wait(request, status);
+  complete_collectives_in(1, request);
+  return wait_polling([&](int* flag) { return PMPI_Test(request, flag, status); },
+                      [&] { return PMPI_Wait(request, status); });
 }
 
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
-  if (plain(1, request)) return PMPI_Test(request, flag, status);
+  if (plain()) return PMPI_Test(request, flag, status);
   const InsideWrapper inside;
-  pending_of(*request)->advance();
+  advance_everything();
   return PMPI_Test(request, flag, status);
 }
 
 int MPI_Waitall(int n, MPI_Request requests[], MPI_Status statuses[]) {
-  if (plain(n, requests)) return PMPI_Waitall(n, requests, statuses);
+  if (plain()) return PMPI_Waitall(n, requests, statuses);
   const InsideWrapper inside;
-  for (Pending* p : collectives_in(n, requests)) complete(*p);
-  return PMPI_Waitall(n, requests, statuses);
+  complete_collectives_in(n, requests);
+  return wait_polling([&](int* flag) { return PMPI_Testall(n, requests, flag, statuses); },
+                      [&] { return PMPI_Waitall(n, requests, statuses); });
 }
 
 int MPI_Testall(int n, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
-  if (plain(n, requests)) return PMPI_Testall(n, requests, flag, statuses);
+  if (plain()) return PMPI_Testall(n, requests, flag, statuses);
   const InsideWrapper inside;
-  advance_each(collectives_in(n, requests));
+  advance_everything();
   return PMPI_Testall(n, requests, flag, statuses);
 }
 
 int MPI_Waitany(int n, MPI_Request requests[], int* index, MPI_Status* status) {
-  if (plain(n, requests)) return PMPI_Waitany(n, requests, index, status);
+  if (plain()) return PMPI_Waitany(n, requests, index, status);
   const InsideWrapper inside;
-  const std::vector<Pending*> ps = collectives_in(n, requests);
-  for (;;) {
-    if (advance_each(ps)) return PMPI_Waitany(n, requests, index, status);
-    int flag = 0;
-    const int rc = PMPI_Testany(n, requests, index, &flag, status);
-    if (rc != MPI_SUCCESS || flag) return rc;
-    advance_everything();
-  }
+  return wait_polling([&](int* flag) { return PMPI_Testany(n, requests, index, flag, status); },
+                      [&] { return PMPI_Waitany(n, requests, index, status); });
 }
 
 int MPI_Testany(int n, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
-  if (plain(n, requests)) return PMPI_Testany(n, requests, index, flag, status);
+  if (plain()) return PMPI_Testany(n, requests, index, flag, status);
   const InsideWrapper inside;
-  advance_each(collectives_in(n, requests));
+  advance_everything();
   return PMPI_Testany(n, requests, index, flag, status);
 }
 
 int MPI_Waitsome(int n, MPI_Request requests[], int* outcount, int indices[],
                  MPI_Status statuses[]) {
-  if (plain(n, requests)) return PMPI_Waitsome(n, requests, outcount, indices, statuses);
+  if (plain()) return PMPI_Waitsome(n, requests, outcount, indices, statuses);
   const InsideWrapper inside;
-  const std::vector<Pending*> ps = collectives_in(n, requests);
-  for (;;) {
-    if (advance_each(ps)) return PMPI_Waitsome(n, requests, outcount, indices, statuses);
-    const int rc = PMPI_Testsome(n, requests, outcount, indices, statuses);
-    if (rc != MPI_SUCCESS || *outcount != 0) return rc;
-    advance_everything();
-  }
+  // Testsome reports MPI_UNDEFINED (no active request) as done, like Waitsome would.
+  return wait_polling(
+      [&](int* flag) {
+        const int rc = PMPI_Testsome(n, requests, outcount, indices, statuses);
+        *flag = *outcount != 0;
+        return rc;
+      },
+      [&] { return PMPI_Waitsome(n, requests, outcount, indices, statuses); });
 }
 
 int MPI_Testsome(int n, MPI_Request requests[], int* outcount, int indices[],
                  MPI_Status statuses[]) {
-  if (plain(n, requests)) return PMPI_Testsome(n, requests, outcount, indices, statuses);
+  if (plain()) return PMPI_Testsome(n, requests, outcount, indices, statuses);
   const InsideWrapper inside;
-  advance_each(collectives_in(n, requests));
+  advance_everything();
   return PMPI_Testsome(n, requests, outcount, indices, statuses);
 }
 
 int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
-  if (plain(1, &request)) return PMPI_Request_get_status(request, flag, status);
+  if (plain()) return PMPI_Request_get_status(request, flag, status);
   const InsideWrapper inside;
-  pending_of(request)->advance();
+  advance_everything();
   return PMPI_Request_get_status(request, flag, status);
 }
 
 // Freeing an active collective's request is erroneous in MPI; complete it rather than leave it
 // unfinished.
 int MPI_Request_free(MPI_Request* request) {
-  if (plain(1, request)) return PMPI_Request_free(request);
+  if (plain()) return PMPI_Request_free(request);
   const InsideWrapper inside;
-  complete(*pending_of(*request));
+  complete_collectives_in(1, request);
   return PMPI_Request_free(request);
 }
 

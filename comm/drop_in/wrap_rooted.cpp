@@ -26,7 +26,7 @@ int bcast(MpiCall which, void* buf, int count, MPI_Datatype type, int root, MPI_
   usage(which).bytes += bytes;
   Plan plan;
   std::byte* wire = rank_in(comm) == root ? send_bytes(plan, buf, count, type, comm)
-                                          : recv_bytes(plan, buf, count, type, comm);
+                                          : recv_bytes(plan, buf, count, type);
   detail::Call c = byte_call(CollKind::bcast, root);
   c.send = c.recv = wire;
   c.send_elems = c.recv_elems = bytes;
@@ -59,10 +59,10 @@ int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype send
     c.send = send_bytes(plan, sendbuf, sendcount * members, sendtype, comm);
     c.send_elems = block * static_cast<std::size_t>(members);
     c.recv = in_place ? const_cast<std::byte*>(c.send) + block * static_cast<std::size_t>(root)
-                      : recv_bytes(plan, recvbuf, recvcount, recvtype, comm);
+                      : recv_bytes(plan, recvbuf, recvcount, recvtype);
     c.recv_elems = block;
   } else {
-    c.recv = recv_bytes(plan, recvbuf, recvcount, recvtype, comm);
+    c.recv = recv_bytes(plan, recvbuf, recvcount, recvtype);
     c.recv_elems = static_cast<std::size_t>(recvcount) * layout_of(recvtype).size;
   }
   plan.add(std::move(c));
@@ -90,7 +90,7 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
     const Layout& l = layout_of(recvtype);
     const std::size_t block = static_cast<std::size_t>(recvcount) * l.size;
     usage(which).bytes += block * static_cast<std::size_t>(members);
-    c.recv = recv_bytes(plan, recvbuf, recvcount * members, recvtype, comm);
+    c.recv = recv_bytes(plan, recvbuf, recvcount * members, recvtype);
     c.recv_elems = block * static_cast<std::size_t>(members);
     std::byte* own = c.recv + block * static_cast<std::size_t>(root);
     if (in_place && !l.packed) {  // the root's block sits in the user's buffer, not the temporary
@@ -157,7 +157,7 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
       plan, members, root, at_root ? block_bytes(blocks, sendtype) : std::vector<std::size_t>{});
   std::byte* send = at_root ? send_blocks(plan, sendbuf, blocks, sendtype, comm) : nullptr;
   std::byte* recv = nullptr;
-  if (!in_place) recv = recv_bytes(plan, recvbuf, recvcount, recvtype, comm);
+  if (!in_place) recv = recv_bytes(plan, recvbuf, recvcount, recvtype);
   plan.add_built([=] {
     detail::Call c = byte_call(CollKind::scatterv, root);
     c.counts.assign(counts, counts + members);
@@ -192,7 +192,7 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
   const Blocks blocks{recvcounts, displs, members};
   const std::size_t* counts = counts_from_root(
       plan, members, root, at_root ? block_bytes(blocks, recvtype) : std::vector<std::size_t>{});
-  std::byte* recv = at_root ? recv_blocks(plan, recvbuf, blocks, recvtype, comm) : nullptr;
+  std::byte* recv = at_root ? recv_blocks(plan, recvbuf, blocks, recvtype) : nullptr;
   std::byte* send = nullptr;
   if (in_place) {  // the root's own block is in the user's buffer: put it among the packed ones
     if (recv != recvbuf) pack_block_into(recv, recvbuf, blocks, me, recvtype, comm);

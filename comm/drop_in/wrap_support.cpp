@@ -44,6 +44,20 @@ std::shared_ptr<CommEntry> admit(MpiCall which, MPI_Comm comm, std::initializer_
   return route(which, comm);
 }
 
+Plan::~Plan() {
+  int finalized = 0;
+  PMPI_Finalized(&finalized);
+  if (finalized) return;
+  for (MPI_Datatype& t : kept_types) PMPI_Type_free(&t);
+}
+
+MPI_Datatype Plan::kept(MPI_Datatype type) {
+  MPI_Datatype copy = MPI_DATATYPE_NULL;
+  PMPI_Type_dup(type, &copy);
+  kept_types.push_back(copy);
+  return copy;
+}
+
 int run_plan(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry,
              Plan&& plan, MPI_Request* request) {
   usage(which).on_ccl += 1;
@@ -84,14 +98,14 @@ std::byte* send_bytes(Plan& plan, const void* buf, int count, MPI_Datatype type,
   return tmp;
 }
 
-std::byte* recv_bytes(Plan& plan, void* buf, int count, MPI_Datatype type, MPI_Comm comm) {
-  const Layout& l = layout_of(type);
+std::byte* recv_bytes(Plan& plan, void* buf, int count, MPI_Datatype user_type) {
+  const Layout& l = layout_of(user_type);
   if (l.packed) return static_cast<std::byte*>(buf);
   const std::size_t bytes = static_cast<std::size_t>(count) * l.size;
   std::byte* tmp = plan.temporary(bytes);
-  plan.after.push_back([=] {
+  plan.after.push_back([=, type = plan.kept(user_type)] {
     int position = 0;
-    PMPI_Unpack(tmp, static_cast<int>(bytes), &position, buf, count, type, comm);
+    PMPI_Unpack(tmp, static_cast<int>(bytes), &position, buf, count, type, MPI_COMM_SELF);
   });
   return tmp;
 }
@@ -155,12 +169,13 @@ std::byte* send_blocks(Plan& plan, const void* buf, const Blocks& b, MPI_Datatyp
   return tmp;
 }
 
-std::byte* recv_blocks(Plan& plan, void* buf, const Blocks& b, MPI_Datatype type, MPI_Comm comm) {
-  const Layout& l = layout_of(type);
+std::byte* recv_blocks(Plan& plan, void* buf, const Blocks& b, MPI_Datatype user_type) {
+  const Layout& l = layout_of(user_type);
   if (l.packed && in_rank_order(b)) return static_cast<std::byte*>(buf);
-  std::byte* tmp = plan.temporary(total(block_bytes(b, type)));
+  std::byte* tmp = plan.temporary(total(block_bytes(b, user_type)));
   std::vector<int> counts(b.counts, b.counts + b.n),
       displacements(b.displacements, b.displacements + b.n);
+  const MPI_Datatype type = l.packed ? user_type : plan.kept(user_type);
   plan.after.push_back([=, packed = l.packed, extent = l.extent, size = l.size] {
     std::size_t off = 0;
     for (std::size_t i = 0; i < counts.size(); ++i) {
@@ -171,7 +186,8 @@ std::byte* recv_blocks(Plan& plan, void* buf, const Blocks& b, MPI_Datatype type
         std::memcpy(to, tmp + off, bytes);
       } else {
         int position = 0;
-        PMPI_Unpack(tmp + off, static_cast<int>(bytes), &position, to, counts[i], type, comm);
+        PMPI_Unpack(tmp + off, static_cast<int>(bytes), &position, to, counts[i], type,
+                    MPI_COMM_SELF);
       }
       off += bytes;
     }

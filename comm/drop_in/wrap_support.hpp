@@ -41,7 +41,7 @@ detail::Call byte_call(CollKind kind, int root = 0);
 std::byte* send_bytes(Plan& plan, const void* buf, int count, MPI_Datatype type, MPI_Comm comm);
 // Where ccl should put the packed bytes of `count` elements of `type` at `buf`: the buffer
 // itself, or a temporary unpacked into it after the calls.
-std::byte* recv_bytes(Plan& plan, void* buf, int count, MPI_Datatype type, MPI_Comm comm);
+std::byte* recv_bytes(Plan& plan, void* buf, int count, MPI_Datatype type);
 
 // Blocks of a v-form, in rank order: element counts and displacements (in extents).
 struct Blocks {
@@ -53,7 +53,7 @@ std::vector<std::size_t> block_bytes(const Blocks& b, MPI_Datatype type);
 // The same as send_bytes / recv_bytes for blocks packed one after another in rank order.
 std::byte* send_blocks(Plan& plan, const void* buf, const Blocks& b, MPI_Datatype type,
                        MPI_Comm comm);
-std::byte* recv_blocks(Plan& plan, void* buf, const Blocks& b, MPI_Datatype type, MPI_Comm comm);
+std::byte* recv_blocks(Plan& plan, void* buf, const Blocks& b, MPI_Datatype type);
 // Pack the block of one rank into its place among packed blocks (an in-place member's own
 // contribution when the whole receive buffer is a temporary).
 void pack_block_into(std::byte* packed, const void* buf, const Blocks& b, int which,

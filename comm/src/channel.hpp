@@ -1,18 +1,33 @@
 // The transport under a group: nonblocking transfers among the group's members, matched by
 // (source, tag) in posting order. One implementation per transport (MPI communicator, simulator
-// network); the schedule executor (schedule_run.hpp) is shared. Handles are opaque pointer-sized
-// values owned by the channel until end_round().
+// network); the schedule executor (schedule_run.hpp) is shared. What a channel keeps of a round's
+// open transfers (Handles) is its own until end_round().
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include <mpi.h>
+
 #include "ccl/cost.hpp"
 
 namespace ccl::detail {
 
-using Handles = std::vector<void*>;
+// The open transfers of one round, in posting order: per transfer either an operation the channel
+// owns (a shared-memory operation, a simulated message) or null, standing for the next of
+// `requests`. MPI requests are kept as the MPI declares them, never cast: Open MPI's are pointers,
+// MPICH's are ints.
+struct Handles {
+  std::vector<void*> ops;
+  std::vector<MPI_Request> requests;
+  std::size_t size() const { return ops.size(); }
+  bool empty() const { return ops.empty(); }
+  void clear() {
+    ops.clear();
+    requests.clear();
+  }
+};
 
 class Channel {
  public:

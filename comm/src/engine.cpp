@@ -7,6 +7,7 @@
 
 #include "ccl/error.hpp"
 #include "schedule_run.hpp"
+#include "tick_clock.hpp"
 #include "watchdog.hpp"
 
 namespace ccl::detail {
@@ -52,10 +53,36 @@ void Engine::fail_all_stalled() {
 }
 
 bool Engine::test(Operation& op) {
-  if (!op.done() && progress_all() == Progress::idle && stall_is_deadlock_ && !op.done()) {
-    fail_all_stalled();
+  if (op.done()) return true;
+  if (progress_all() != Progress::idle) {
+    idle_polls_ = false;
+  } else if (!op.done()) {
+    if (stall_is_deadlock_) {
+      fail_all_stalled();
+    } else if (watchdog_seconds() > 0) {
+      watch_polls(op);
+    }
   }
   return op.done();
+}
+
+// A program that only polls (MPI_Test in a loop, say) never waits in ccl, so no watch is armed:
+// the watchdog counts instead how long the polls have found nothing moving, from the first such
+// poll until one finds progress.
+void Engine::watch_polls(Operation& op) {
+  const std::uint64_t now = coarse_ns();
+  if (!idle_polls_) {
+    idle_polls_ = true;
+    idle_polls_since_ = now;
+    return;
+  }
+  if (static_cast<double>(now - idle_polls_since_) < 1e9 * watchdog_seconds()) return;
+  const Watch watch(op);
+  if (armed_watch != nullptr) {
+    armed_watch->report(op.main_run(), " (found by polling; " +
+                                           std::to_string(active_.size() - 1) +
+                                           " other collectives of this rank in flight)");
+  }
 }
 
 void Engine::wait(Operation& op) {

@@ -4,6 +4,7 @@
 // moves means the members can never finish: a deadlock, reported as an error instead of a hang.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "operation.hpp"
@@ -29,9 +30,13 @@ class Engine {
   Progress progress_all();
   void drop_done();
   void fail_all_stalled();
+  void watch_polls(Operation& op);
 
   bool stall_is_deadlock_;
   std::vector<Operation*> active_;
+  // When polls (test) began to find nothing moving, and whether they have; see watch_polls().
+  std::uint64_t idle_polls_since_ = 0;
+  bool idle_polls_ = false;
 };
 
 }  // namespace ccl::detail

@@ -12,9 +12,6 @@
 
 namespace ccl::detail {
 
-// Handles hold MPI_Request values directly (Open MPI's are pointers).
-static_assert(sizeof(MPI_Request) == sizeof(void*), "MPI_Request must be pointer-sized");
-
 void check_mpi(int rc, const char* what) {
   if (rc == MPI_SUCCESS) return;
   char text[MPI_MAX_ERROR_STRING];
@@ -50,18 +47,13 @@ void split(std::size_t bytes, Post post) {
   if (bytes % kUnit != 0) post(bytes / kUnit * kUnit, static_cast<int>(bytes % kUnit), MPI_BYTE);
 }
 
-MPI_Request* requests(Handles& hs) { return reinterpret_cast<MPI_Request*>(hs.data()); }
+// In a round's handles a shared-memory operation is itself; an MPI request is a null beside the
+// request in hs.requests.
+bool any_shm(const Handles& hs) { return hs.requests.size() != hs.ops.size(); }
 
-// Shared-memory operations sit among MPI requests in a round's handles, marked by the low bit
-// (both are pointers to aligned objects).
-void* mark(ShmOp* op) { return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(op) | 1u); }
-bool is_shm(void* h) { return (reinterpret_cast<std::uintptr_t>(h) & 1u) != 0; }
-ShmOp* as_shm(void* h) { return reinterpret_cast<ShmOp*>(reinterpret_cast<std::uintptr_t>(h) & ~std::uintptr_t{1}); }
-bool any_shm(const Handles& hs) {
-  for (void* h : hs) {
-    if (is_shm(h)) return true;
-  }
-  return false;
+void add_request(Handles& hs, MPI_Request r) {
+  hs.ops.push_back(nullptr);
+  hs.requests.push_back(r);
 }
 
 }  // namespace
@@ -109,7 +101,7 @@ void MpiChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::s
                       const Cost&, Handles& hs) {
   if (const int local = shm_peer(peer, bytes); local >= 0) {
     ShmOp* op = shm_op(true, local, tag, data, bytes);
-    hs.push_back(mark(op));
+    hs.ops.push_back(op);
     fabric_->start(op);
     return;
   }
@@ -117,7 +109,7 @@ void MpiChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::s
     MPI_Request r;
     check_mpi(MPI_Isend(data + off, count, type, peer, static_cast<int>(tag), comm_, &r),
               "MPI_Isend");
-    hs.push_back(reinterpret_cast<void*>(r));
+    add_request(hs, r);
   });
 }
 
@@ -125,7 +117,7 @@ void MpiChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t 
                       Handles& hs) {
   if (const int local = shm_peer(peer, bytes); local >= 0) {
     ShmOp* op = shm_op(false, local, tag, data, bytes);
-    hs.push_back(mark(op));
+    hs.ops.push_back(op);
     fabric_->start(op);
     return;
   }
@@ -133,7 +125,7 @@ void MpiChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t 
     MPI_Request r;
     check_mpi(MPI_Irecv(data + off, count, type, peer, static_cast<int>(tag), comm_, &r),
               "MPI_Irecv");
-    hs.push_back(reinterpret_cast<void*>(r));
+    add_request(hs, r);
   });
 }
 
@@ -145,7 +137,7 @@ void MpiChannel::send_pushed(int peer, std::uint64_t tag, const std::byte* data,
   }
   ShmOp* op = shm_op(true, local_[static_cast<std::size_t>(peer)], tag, data, bytes);
   op->push = ShmOp::Push::source;
-  hs.push_back(mark(op));
+  hs.ops.push_back(op);
   fabric_->start_push(op);
 }
 
@@ -157,7 +149,7 @@ void MpiChannel::recv_pushed(int peer, std::uint64_t tag, std::byte* data, std::
   }
   ShmOp* op = shm_op(false, local_[static_cast<std::size_t>(peer)], tag, data, bytes);
   op->push = ShmOp::Push::target;
-  hs.push_back(mark(op));
+  hs.ops.push_back(op);
   fabric_->start_push(op);
 }
 
@@ -166,29 +158,27 @@ bool MpiChannel::test_all(Handles& hs) {
   if (hs.empty()) return true;
   if (fabric_ != nullptr && any_shm(hs)) {
     bool all = true;
-    for (void*& h : hs) {
-      if (is_shm(h)) {
-        all = all && as_shm(h)->done;
-        continue;
-      }
-      auto r = reinterpret_cast<MPI_Request>(h);
+    for (void* h : hs.ops) {
+      if (h != nullptr) all = all && static_cast<ShmOp*>(h)->done;
+    }
+    for (MPI_Request& r : hs.requests) {
       if (r == MPI_REQUEST_NULL) continue;
       int flag = 0;
       check_mpi(MPI_Test(&r, &flag, MPI_STATUS_IGNORE), "MPI_Test");
-      h = reinterpret_cast<void*>(r);
       all = all && flag != 0;
     }
     return all;
   }
   int done = 0;
-  check_mpi(MPI_Testall(static_cast<int>(hs.size()), requests(hs), &done, MPI_STATUSES_IGNORE),
+  check_mpi(MPI_Testall(static_cast<int>(hs.requests.size()), hs.requests.data(), &done,
+                        MPI_STATUSES_IGNORE),
             "MPI_Testall");
   return done != 0;
 }
 
 void MpiChannel::end_round(Handles& hs) {
-  for (void* h : hs) {
-    if (is_shm(h)) fabric_->release(as_shm(h));
+  for (void* h : hs.ops) {
+    if (h != nullptr) fabric_->release(static_cast<ShmOp*>(h));
   }
   hs.clear();
 }
@@ -261,21 +251,22 @@ void MpiChannel::wait_all(Handles& hs) {
     return;
   }
   if (hs.empty()) return;
-  check_mpi(MPI_Waitall(static_cast<int>(hs.size()), requests(hs), MPI_STATUSES_IGNORE),
+  check_mpi(MPI_Waitall(static_cast<int>(hs.requests.size()), hs.requests.data(),
+                        MPI_STATUSES_IGNORE),
             "MPI_Waitall");
 }
 
 std::vector<bool> MpiChannel::unfinished(Handles& hs) {
   std::vector<bool> open(hs.size());
+  std::size_t next_request = 0;
   for (std::size_t i = 0; i < hs.size(); ++i) {
-    if (is_shm(hs[i])) {
-      open[i] = !as_shm(hs[i])->done;
+    if (hs.ops[i] != nullptr) {
+      open[i] = !static_cast<ShmOp*>(hs.ops[i])->done;
       continue;
     }
-    auto r = reinterpret_cast<MPI_Request>(hs[i]);
+    MPI_Request& r = hs.requests[next_request++];
     int flag = 1;
     if (r != MPI_REQUEST_NULL) MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
-    hs[i] = reinterpret_cast<void*>(r);
     open[i] = flag == 0;
   }
   return open;

@@ -183,7 +183,7 @@ void ScheduleRun::end_round() {
     std::size_t h = 0;
     for (const Step& st : s_->round(round_)) {
       if (st.kind != StepKind::recv) continue;
-      port = longest(channel_->arrival(handles_[h++]), port + Cost{1, st.dst.bytes, 0});
+      port = longest(channel_->arrival(handles_.ops[h++]), port + Cost{1, st.dst.bytes, 0});
       clock_ = longest(clock_, port);
     }
   }

@@ -85,11 +85,11 @@ Cost SimChannel::arrival(void* handle) const { return slot(handle)->stamp; }
 
 void SimChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
                       detail::Handles& hs) {
-  hs.push_back(net_.recv(channel_, peer, rank_, tag, data, bytes));
+  hs.ops.push_back(net_.recv(channel_, peer, rank_, tag, data, bytes));
 }
 
 bool SimChannel::test_all(detail::Handles& hs) {
-  for (void* h : hs) {
+  for (void* h : hs.ops) {
     if (!slot(h)->done) return false;
   }
   return true;
@@ -101,7 +101,7 @@ void SimChannel::wait_all(detail::Handles& hs) {
 
 void SimChannel::end_round(detail::Handles& hs) {
   // Only completed slots go back: a pending one is still in a queue (a failed operation).
-  for (void* h : hs) {
+  for (void* h : hs.ops) {
     if (slot(h)->done) net_.release(slot(h));
   }
   hs.clear();

@@ -149,10 +149,29 @@ Operation& prepare(const Group& group, Call call, Request& request) {
   return *op;
 }
 
+// A fixed-size collective of zero bytes moves nothing on any member, so in run mode it returns
+// at once, as MPI allows. Members agree on its shape's count (the vector, or a member's block),
+// not on their buffers: a reduce's non-root may pass any receive buffer, a gather's root an empty
+// send. A correct call is then all there is to check.
+bool returned_at_once(const Group& group, const Call& call) {
+  if (call.kind == CollKind::sync || (call.send_elems != 0 && call.recv_elems != 0) ||
+      !call.counts.empty() || !call.recv_counts.empty() || mode() == Mode::develop) {
+    return false;
+  }
+  const GroupState& g = group.state();
+  const int size = static_cast<int>(g.members.size());
+  bool in_place = false;
+  if (const std::optional<Problem> problem = check_call(call, size, g.rank, in_place)) {
+    throw_problem(call, g, *problem);
+  }
+  return shape_of(call, size, g.rank, in_place, g.torus).count == 0;
+}
+
 }  // namespace
 
 Request start(const Group& group, Call call) {
   Request request;
+  if (returned_at_once(group, call)) return request;
   Operation& op = prepare(group, std::move(call), request);
   op.process().engine->add(op);
   if (!op.done()) op.track_in_group();
@@ -160,7 +179,7 @@ Request start(const Group& group, Call call) {
 }
 
 void run(const Group& group, Call call) {
-  if (run_direct(group, call)) return;
+  if (returned_at_once(group, call) || run_direct(group, call)) return;
   Request request;
   Operation& op = prepare(group, std::move(call), request);
   Engine& engine = *op.process().engine;

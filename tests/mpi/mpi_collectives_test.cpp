@@ -162,3 +162,36 @@ TEST(MpiCollectives, LargeSendsCompleteWhileTheirReceiverWaitsOnSharedMemory) {
 }
 
 }  // namespace
+
+// Zero bytes move nothing, so in run mode such a call returns at once (as MPI allows) instead
+// of waiting for the other members: here only member 0 makes them, blocking and nonblocking,
+// and the group's next collective still matches up. Were they run, member 0 would wait for
+// the others forever.
+TEST(MpiCollectives, ZeroByteCallsReturnAtOnce) {
+  const ccl::Group w = ccl::world();
+  ASSERT_EQ(ccl::mode(), ccl::Mode::run);
+  const int root = w.size() - 1;
+  std::vector<double> none, ignored(3, 1.0);
+  if (w.rank() == 0) {
+    for (int i = 0; i < 3; ++i) {
+      ccl::bcast(w, std::span<double>(none), root);
+      // A non-root's receive buffer is ignored, whatever its length.
+      std::span<double> reduced = root == 0 ? std::span<double>(none) : std::span<double>(ignored);
+      ccl::reduce(w, std::span<const double>(none), reduced, ccl::sum, root);
+      ccl::combine(w, std::span<const double>(none), std::span<double>(none), ccl::sum);
+      ccl::scatter(w, std::span<const double>(none), std::span<double>(none), root);
+      ccl::gather(w, std::span<const double>(none), std::span<double>(none), root);
+      ccl::concat(w, std::span<const double>(none), std::span<double>(none));
+      ccl::index(w, std::span<const double>(none), std::span<double>(none));
+      ccl::prefix(w, std::span<const double>(none), std::span<double>(none), ccl::sum);
+      ccl::shift(w, std::span<const double>(none), std::span<double>(none), 1);
+      ccl::Request r =
+          ccl::icombine(w, std::span<const double>(none), std::span<double>(none), ccl::sum);
+      EXPECT_TRUE(r.test());
+    }
+  }
+  const std::vector<double> one{static_cast<double>(w.rank())};
+  std::vector<double> sum(1);
+  ccl::combine(w, std::span<const double>(one), std::span<double>(sum), ccl::sum);
+  EXPECT_EQ(sum[0], w.size() * (w.size() - 1) / 2.0);
+}
