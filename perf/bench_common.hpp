@@ -21,6 +21,8 @@ struct BenchOptions {
   int reps = 3;
   int sweeps = 3;
   bool quick = false;
+  bool cold_cache = false;  // buffers taken in turn from a region larger than the last-level cache
+  std::string peer;         // the peer's name in the CSV (perf/run_peers.sh: tuned, sm, mpich, ...)
 };
 
 // The command line of `program`; `known(name)` says whether --only may name a case. Throws
@@ -67,10 +69,14 @@ BenchOptions parse_bench_options(int argc, char** argv, const std::string& progr
       o.sweeps = std::max(1, static_cast<int>(number()));
     } else if (a == "--quick") {
       o.quick = true;
+    } else if (a == "--cold-cache") {
+      o.cold_cache = true;
+    } else if (a == "--peer") {
+      o.peer = next();
     } else {
       throw std::runtime_error(program + ": unknown option '" + a +
                                "' (use --csv FILE, --min-bytes N, --max-bytes N, --only NAME,..., "
-                               "--reps N, --sweeps N, --quick)");
+                               "--reps N, --sweeps N, --quick, --cold-cache, --peer NAME)");
     }
   }
   return o;
@@ -83,12 +89,12 @@ inline constexpr const char* kPeerMpi = "SMPI";
 inline constexpr const char* kPeerMpi = "Open MPI";
 #endif
 
-// Slowest rank's mean seconds per call of f over a block of `iters` calls. One untimed call
-// first: the block before may have been the other implementation's, and the first call after a
-// switch pays for it (seen as Open MPI's first block after ccl's at 1.0-2.2x its next one). The
-// barrier and the maximum go straight to MPI (PMPI_) so that the harness stays the same when a
-// profiling library such as libccl_mpi intercepts MPI_ calls. The clock is MPI's: under SMPI it is
-// the simulated one.
+// Slowest rank's mean seconds per call of f over a block of `iters` calls in a stream, back to
+// back. One untimed call first: the block before may have been the other implementation's, and
+// the first call after a switch pays for it (seen as Open MPI's first block after ccl's at
+// 1.0-2.2x its next one). The barrier and the maximum go straight to MPI (PMPI_) so that the
+// harness stays the same when a profiling library such as libccl_mpi intercepts MPI_ calls. The
+// clock is MPI's: under SMPI it is the simulated one.
 inline double time_calls(const std::function<void()>& f, int iters) {
   f();
   PMPI_Barrier(MPI_COMM_WORLD);
@@ -98,6 +104,30 @@ inline double time_calls(const std::function<void()>& f, int iters) {
   double slowest = 0;
   PMPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   return slowest;
+}
+
+// Seconds per call as IMB and OSU time it: each call alone between barriers, so that no member
+// runs ahead into the next call; call i is f(i) (the caller rotates the root with i, as IMB does).
+// The mean over ranks of each rank's mean, and the slowest rank's mean.
+struct PerCall {
+  double avg, max;
+};
+inline PerCall time_each_call(const std::function<void(int)>& f, int iters) {
+  f(0);
+  double sum = 0;
+  for (int i = 0; i < iters; ++i) {
+    PMPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = PMPI_Wtime();
+    f(i);
+    sum += PMPI_Wtime() - t0;
+  }
+  const double mine = sum / iters;
+  double total = 0, slowest = 0;
+  int ranks = 1;
+  PMPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  PMPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+  PMPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return {total / ranks, slowest};
 }
 
 inline double median(std::vector<double> v) {
@@ -145,6 +175,37 @@ inline void time_in_turns(const std::function<void()>& a, const std::function<vo
           break;
         default:
           b_again.push_back(time_calls(b, iters));
+          break;
+      }
+    }
+  }
+}
+
+// Per-call samples of one implementation in one case: per block, the mean over ranks and the
+// slowest rank's mean.
+struct PerCallSamples {
+  std::vector<double> avg, max;
+  void add(const PerCall& t) {
+    avg.push_back(t.avg);
+    max.push_back(t.max);
+  }
+};
+
+// time_in_turns for calls timed one at a time.
+inline void time_each_in_turns(const std::function<void(int)>& a, const std::function<void(int)>& b,
+                               int iters, int reps, PerCallSamples& a_times,
+                               PerCallSamples& b_times, PerCallSamples& b_again) {
+  for (int rep = 0; rep < reps; ++rep) {
+    for (int turn = 0; turn < 3; ++turn) {
+      switch ((turn + rep) % 3) {
+        case 0:
+          a_times.add(time_each_call(a, iters));
+          break;
+        case 1:
+          b_times.add(time_each_call(b, iters));
+          break;
+        default:
+          b_again.add(time_each_call(b, iters));
           break;
       }
     }

@@ -4,13 +4,14 @@
 #   collectives.png          ratio ccl / Open MPI against bytes per member, a panel per rank count
 #   collectives_<name>.png   time against bytes per member for both libraries, a line per rank count
 #   perf/plot_collectives.sh collectives.csv OUTDIR
-# With NAME and WHO, only the ratios, as OUTDIR/NAME.png, labelled "WHO / Open MPI":
-#   perf/plot_collectives.sh drop_in_collectives.csv OUTDIR drop_in_collectives "libccl_mpi"
+# With NAME and WHO, only the ratios, as OUTDIR/NAME.png, labelled "WHO / Open MPI" (or / PEER):
+#   perf/plot_collectives.sh drop_in_collectives.csv OUTDIR drop_in_collectives "libccl_mpi" [PEER]
 set -euo pipefail
 csv=$1
 outdir=$2
 name=${3:-collectives}
 who=${4:-ccl}
+peer=${5:-Open MPI}
 colls=$(tail -n +2 "$csv" | cut -d, -f1 | awk '!seen[$0]++' | grep -vE '^(sync|MPI_Barrier)$')
 nps=$(tail -n +2 "$csv" | cut -d, -f3 | sort -n | uniq)
 xtics="set xtics ('8' 8, '64' 64, '512' 512, '4K' 4096, '32K' 32768, '256K' 262144, '1M' 1048576, '4M' 4194304)"
@@ -21,7 +22,7 @@ common="set termoption noenhanced; set datafile separator ','; set logscale x 2;
   echo "$common"
   echo "set logscale y 2"
   echo "set xlabel 'bytes per member'"
-  echo "set ylabel 'time $who / time Open MPI (below 1: $who faster)'"
+  echo "set ylabel 'time $who / time $peer (below 1: $who faster)'"
   echo "set multiplot layout 2,3"
   for np in $nps; do
     echo "set title '$np ranks'"

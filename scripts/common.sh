@@ -2,6 +2,8 @@
 # Sourced, not run.
 
 CCL_PACKAGES=(cmake g++ make openmpi-bin libopenmpi-dev libfftw3-dev libfftw3-mpi-dev
+  mpich libmpich-dev  # the second MPI ccl builds and is tested on (preset mpich); Open MPI stays
+  # the default mpicxx/mpirun (Debian's alternatives rank it higher)
   libtrilinos-kokkos-dev libgtest-dev googletest libbenchmark-dev gnuplot-nox
   clang libclang-rt-dev  # libFuzzer test; clang only recommends the runtime (libclang_rt.fuzzer)
   lammps lammps-examples hpcc  # unmodified MPI programs the drop-in (libccl_mpi) is tested under
@@ -33,6 +35,16 @@ ccl_build() {
     cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release
   fi
   cmake --build "$root/build" -j "$(nproc)"
+}
+
+# The MPI tests again with ccl, the drop-in and the tests built against MPICH (the mpich preset,
+# build-mpich/): every test that runs ccl or the drop-in on MPI, through MPICH's mpiexec. Arguments
+# go to ctest.
+ccl_mpich_tests() {
+  local root; root=$(ccl_root)
+  (cd "$root" && cmake --preset mpich > /dev/null &&
+    cmake --build --preset mpich -j "$(nproc)" &&
+    ctest --preset mpich -j "$(nproc)" "$@")
 }
 
 # The unit, simulator and MPI tests under ASan + UBSan: configure and build the sanitize preset

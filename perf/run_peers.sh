@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# ccl against every peer a user could pick, as users time it (per call, IMB's method), with no
+# model file: at each rank count, ccl-bench-collectives runs once per peer in its own job, the
+# jobs alternating over ROUNDS rounds:
+#   tuned, sm, han, adapt  Open MPI 4.1's coll components, each forced (--mca coll_<name>_priority
+#                          100; tuned is the default), ccl built against Open MPI;
+#   mpich                  MPICH 4.0 (build-mpich/, the mpich preset), ccl built against MPICH.
+# Every job times ccl too, so ccl's time per case is the median over the Open MPI jobs (and, as
+# ccl_mpich, over the MPICH jobs). The best peer per case is the fastest peer's median.
+# Writes perf/results/peers.csv, peers.png (ccl / best peer, a panel per rank count) and
+# prints one summary line per rank count.
+#   CCL_BENCH_RANKS="2 4" ROUNDS=2 perf/run_peers.sh [extra ccl-bench-collectives options]
+set -euo pipefail
+source "$(dirname "$0")/../scripts/common.sh"
+root=$(ccl_root)
+ccl_perf_prepare
+(cd "$root" && cmake --preset mpich > /dev/null && cmake --build --preset mpich -j "$(nproc)" \
+  --target ccl-bench-collectives > /dev/null)
+out=$(ccl_results_dir)
+jobs="$out/peers_jobs"
+rm -rf "$jobs" && mkdir -p "$jobs"
+unset CCL_MODEL  # out of the box: whatever ccl chooses without a model file
+peers=(tuned sm han adapt mpich)
+for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
+  for round in $(seq 1 "${ROUNDS:-2}"); do
+    for peer in "${peers[@]}"; do
+      csv="$jobs/np${np}_${peer}_$round.csv"
+      case $peer in
+        mpich)
+          mpiexec.mpich -n "$np" "$root/build-mpich/perf/ccl-bench-collectives" --peer mpich \
+            --sweeps 1 --csv "$csv" "$@" ;;
+        *)
+          mca=()
+          [ "$peer" = tuned ] || mca=(--mca "coll_${peer}_priority" 100)
+          mpirun -np "$np" --oversubscribe "${mca[@]}" "$root/build/perf/ccl-bench-collectives" \
+            --peer "$peer" --sweeps 1 --csv "$csv" "$@" ;;
+      esac > "$jobs/np${np}_${peer}_$round.log"
+    done
+  done
+done
+
+# One row per case: medians over the jobs (column 5 ccl_us, 6 mpi_us, 19 peer).
+result="$out/peers.csv"
+awk -F, -v peers="${peers[*]}" '
+  function median(list,   n, a, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  FNR == 1 { next }
+  {
+    key = $1 "," $3 "," $4
+    if (!(key in seen)) { seen[key] = 1; order[++cases] = key }
+    if ($19 == "mpich") ccl_mpich[key] = ccl_mpich[key] " " $5; else ccl[key] = ccl[key] " " $5
+    peer_time[key, $19] = peer_time[key, $19] " " $6
+  }
+  END {
+    np = split(peers, names, " ")
+    printf "collective,ranks,bytes,ccl_us,ccl_mpich_us"
+    for (i = 1; i <= np; ++i) printf ",%s_us", names[i]
+    print ",best_peer,best_us,ratio_best,ratio_mpich"
+    for (c = 1; c <= cases; ++c) {
+      key = order[c]
+      mine = median(ccl[key]); theirs = median(ccl_mpich[key])
+      best = ""; best_us = 0; row = ""
+      for (i = 1; i <= np; ++i) {
+        t = (key SUBSEP names[i]) in peer_time ? median(peer_time[key, names[i]]) : ""
+        row = row "," t
+        if (t != "" && (best == "" || t + 0 < best_us)) { best = names[i]; best_us = t + 0 }
+      }
+      mpich_us = median(peer_time[key, "mpich"])
+      printf "%s,%.3f,%.3f%s,%s,%.3f,%.4f,%.4f\n", key, mine, theirs, row, best, best_us,
+             mine / best_us, theirs / mpich_us
+    }
+  }' "$jobs"/*.csv > "$result"
+
+# The summary per rank count, and the plot (plot_collectives.sh reads columns 1, 3-7).
+for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
+  awk -F, -v np="$np" '
+    function median(list,   n, a, i, j, t) {
+      n = split(list, a, " ")
+      for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    NR > 1 && $2 == np {
+      ++n; ratios = ratios " " $(NF - 1); mpich = mpich " " $NF
+      if ($(NF - 1) + 0 > worst) { worst = $(NF - 1) + 0; at = $1 " " $3 " B" }
+      if ($(NF - 1) > 1.1) ++above; if ($(NF - 1) < 1) ++faster
+    }
+    END {
+      med = median(ratios); medm = median(mpich)
+      printf "run_peers: %d ranks, %d cases, ccl / best of tuned, sm, han, adapt, MPICH (per call, no model file): median %.2f, worst %.2f (%s), above 1.1 in %d, faster in %d; ccl on MPICH / MPICH: median %.2f\n",
+             np, n, med, worst, at, above, faster, medm
+    }' "$result"
+done
+plot_csv="$jobs/plot.csv"
+awk -F, 'NR == 1 { print "collective,-,ranks,bytes,ccl_us,best_us,ratio"; next }
+  { print $1 ",-," $2 "," $3 "," $4 "," $(NF - 2) "," $(NF - 1) }' "$result" > "$plot_csv"
+"$root/perf/plot_collectives.sh" "$plot_csv" "$out" peers ccl "the best peer"
+echo "wrote $result and $out/peers.png (per-job CSVs and logs in $jobs)"
