@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "ccl/algorithm.hpp"
+#include "ccl/mode.hpp"
 
 namespace ccl::detail {
 
@@ -141,6 +142,7 @@ Shape shape_of(const Call& c, int size, int rank, bool in_place, std::span<const
   s.root = is_rooted(c.kind) ? c.root : 0;
   s.elem = c.elem;
   s.in_place = in_place;
+  s.barrier = barrier_mode();
   s.commutative = !is_reduction(c.kind) || c.kernel.commutative;
   switch (c.kind) {
     case CollKind::bcast:

@@ -106,6 +106,28 @@ Mode mode() {
 void set_mode(Mode m) {
   current_mode = m;
   mode_known = true;
+  note_catalog_change();  // barrier mode may follow the mode (barrier_mode())
+}
+
+namespace {
+// -1 while neither CCL_BARRIER nor set_barrier_mode decided: then the mode decides.
+int barrier_setting = [] {
+  const char* e = std::getenv("CCL_BARRIER");
+  if (e == nullptr || *e == '\0') return -1;
+  if (std::string(e) == "1") return 1;
+  if (std::string(e) == "0") return 0;
+  return -2;  // refused when first asked (an exception cannot leave a static initialiser)
+}();
+}  // namespace
+
+bool barrier_mode() {
+  if (barrier_setting == -2) throw Error("ccl: CCL_BARRIER must be 1 or 0, not '" +
+                                         std::string(std::getenv("CCL_BARRIER")) + "'");
+  return barrier_setting < 0 ? mode() == Mode::develop : barrier_setting == 1;
+}
+void set_barrier_mode(bool on) {
+  barrier_setting = on ? 1 : 0;
+  note_catalog_change();  // schedules cached without (or with) the barrier are chosen afresh
 }
 
 }  // namespace ccl

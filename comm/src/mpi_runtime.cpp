@@ -74,24 +74,35 @@ MPI_Comm communicator_for(MpiRuntime& rt, const std::vector<int>& members, std::
 // CCL_TAG_UB: the largest tag ccl's collectives may use is MPI_TAG_UB, or less when asked (a
 // smaller tag space makes instance numbers wrap sooner; the tests use it to prove wrapping safe);
 // every rank takes the smallest value any rank asked for. CCL_TIMEOUT: the watchdog's seconds.
+// CCL_BARRIER: 1 or 0, the same on every rank (members in different modes would run different
+// schedules).
 std::uint64_t agreed_settings(MPI_Comm control) {
   int* mpi_ub = nullptr;
   int flag = 0;
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &mpi_ub, &flag);
-  long long mine[2] = {flag ? *mpi_ub : 32767, 1};  // tag limit, CCL_TIMEOUT valid
+  const char* barrier = std::getenv("CCL_BARRIER");
+  const long long barrier_code = barrier == nullptr || *barrier == '\0' ? 2
+                                 : std::string(barrier) == "1"           ? 1
+                                 : std::string(barrier) == "0"           ? 0
+                                                                         : -1;
+  // tag limit, CCL_TIMEOUT valid, CCL_BARRIER as its lowest and (negated) highest value
+  long long mine[4] = {flag ? *mpi_ub : 32767, 1, barrier_code, -barrier_code};
   if (const char* v = std::getenv("CCL_TAG_UB"); v != nullptr) {
     char* end = nullptr;
     const long long asked = std::strtoll(v, &end, 10);
     mine[0] = *v != '\0' && *end == '\0' && asked >= 7 ? std::min(mine[0], asked) : -1;
   }
   if (const char* v = std::getenv("CCL_TIMEOUT"); v != nullptr && !detail::valid_timeout(v)) mine[1] = 0;
-  long long agreed[2] = {0, 0};
-  MPI_Allreduce(mine, agreed, 2, MPI_LONG_LONG, MPI_MIN, control);
+  long long agreed[4] = {0, 0, 0, 0};
+  MPI_Allreduce(mine, agreed, 4, MPI_LONG_LONG, MPI_MIN, control);
   if (agreed[0] < 0) {
     throw Error("ccl: CCL_TAG_UB must be an integer of at least 7 (at most MPI_TAG_UB is used) on every rank");
   }
   if (agreed[1] == 0) {
     throw Error("ccl: CCL_TIMEOUT must be a number of seconds, at least 0 (0 turns the watchdog off), on every rank");
+  }
+  if (agreed[2] < 0 || agreed[2] != -agreed[3]) {
+    throw Error("ccl: CCL_BARRIER must be 1 or 0, and the same on every rank (or unset everywhere)");
   }
   return static_cast<std::uint64_t>(agreed[0]);
 }

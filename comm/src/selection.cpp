@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "ccl/error.hpp"
+#include "barrier_semantics.hpp"
 
 namespace ccl {
 
@@ -422,7 +423,8 @@ std::string selection_reason(const Shape& shape) {
 }
 
 Schedule build_schedule(const Shape& shape, const Choice& choice) {
-  return choice.algorithm->build(shape, choice.params);
+  Schedule s = choice.algorithm->build(shape, choice.params);
+  return shape.barrier ? detail::with_barrier(s, shape) : s;
 }
 
 Schedule build_schedule(const Shape& shape) { return build_schedule(shape, select(shape)); }

@@ -58,6 +58,22 @@ void Replicated::exchange_positions() {
   }
 }
 
+namespace {
+
+// MPI forbids a send buffer that overlaps the receive buffer (MPICH refuses it, Open MPI let it
+// pass): a member's block that already sits at its place in `all` goes as MPI_IN_PLACE, one that
+// overlaps elsewhere as a copy in `copy`.
+const void* send_buffer(std::span<const double> mine, std::span<double> all, std::size_t place,
+                        std::vector<double>& copy) {
+  const bool overlaps = mine.data() < all.data() + all.size() && all.data() < mine.data() + mine.size();
+  if (!overlaps || mine.empty()) return mine.data();
+  if (mine.data() == all.data() + place) return MPI_IN_PLACE;
+  copy.assign(mine.begin(), mine.end());
+  return copy.data();
+}
+
+}  // namespace
+
 void Replicated::exchange_with_mpi(std::span<const double> mine, std::span<double> all, bool equal_blocks) {
   const double started = MPI_Wtime();
   if (ccl::timing()) {
@@ -66,8 +82,10 @@ void Replicated::exchange_with_mpi(std::span<const double> mine, std::span<doubl
     mpi_calls_.bytes += mine.size_bytes() * (owned_counts_.size() - 1);  // as ccl counts a concat's sends
   }
   if (equal_blocks) {
-    MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), static_cast<int>(mine.size()),
-                  MPI_DOUBLE, MPI_COMM_WORLD);
+    std::vector<double> copy;
+    const auto rank = static_cast<std::size_t>(group_.rank());
+    MPI_Allgather(send_buffer(mine, all, rank * mine.size(), copy), static_cast<int>(mine.size()),
+                  MPI_DOUBLE, all.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_COMM_WORLD);
   } else {
     allgatherv_with_mpi(mine, all);
   }
@@ -82,8 +100,10 @@ void Replicated::allgatherv_with_mpi(std::span<const double> mine, std::span<dou
     displacements.push_back(at);
     at += static_cast<int>(c);
   }
-  MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_DOUBLE, all.data(), counts.data(),
-                 displacements.data(), MPI_DOUBLE, MPI_COMM_WORLD);
+  std::vector<double> copy;
+  const auto place = static_cast<std::size_t>(displacements[static_cast<std::size_t>(group_.rank())]);
+  MPI_Allgatherv(send_buffer(mine, all, place, copy), static_cast<int>(mine.size()), MPI_DOUBLE,
+                 all.data(), counts.data(), displacements.data(), MPI_DOUBLE, MPI_COMM_WORLD);
 }
 
 void Replicated::rebuild_neighbors() {

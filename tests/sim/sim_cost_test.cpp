@@ -7,6 +7,7 @@
 
 #include "../common/reference.hpp"
 #include "ccl/ccl.hpp"
+#include "barrier_semantics.hpp"
 #include "ccl/selection.hpp"
 
 namespace {
@@ -195,6 +196,34 @@ INSTANTIATE_TEST_SUITE_P(Sizes, CostModel, ::testing::ValuesIn(sizes()), [](cons
   name += std::to_string(info.param);
   return name;
 });
+
+// Barrier mode adds its trees' start-ups to the critical path and nothing else: ceil(log2 P)
+// for a sync-in before bcast and scatter, or a sync-out after reduce and gather (both trees,
+// a barrier, around shift), whichever algorithm the model picked.
+TEST(BarrierModeCost, TreesAddCeilLog2PStartUps) {
+  using K = ccl::CollKind;
+  for (int P : {1, 2, 3, 5, 8, 13, 33}) {
+    ccl::sim::World world(P);
+    const auto g = world.world_groups();
+    for (K kind : {K::bcast, K::scatter, K::reduce, K::gather, K::shift}) {
+      for (std::size_t n : {std::size_t{1}, std::size_t{1100}}) {
+        const int root = P / 2;
+        const ccl::Shape shape = shape_for(kind, P, n, root, true);
+        const ccl::Choice choice = ccl::select(shape);
+        ccl::set_override(kind, choice.str());  // the same algorithm with the trees around it
+        ccl::set_barrier_mode(true);
+        const ccl::Cost measured = run_and_measure(world, g, kind, n, root, true);
+        ccl::set_barrier_mode(false);
+        ccl::set_override(kind, "");
+        ccl::Cost predicted = choice.algorithm->cost(shape, choice.params);
+        predicted += ccl::detail::barrier_cost(shape);
+        EXPECT_EQ(measured, predicted) << choice.str() << " " << ccl::name(kind) << " P=" << P
+                                       << " n=" << n << "\n  measured  " << measured.str()
+                                       << "\n  predicted " << predicted.str();
+      }
+    }
+  }
+}
 
 // InterCom's Table 2 (broadcast on 30 nodes): start-ups of some hybrids, from the cost function
 // and as the simulator measures them.

@@ -46,6 +46,7 @@ struct Shape {
   bool in_place = false;                 // send and recv are the same memory
   bool commutative = true;               // reductions: operands may be reordered
   std::vector<int> torus;                // concat: the group's torus layout (Group::torus)
+  bool barrier = false;                  // barrier mode (ccl/mode.hpp): sync trees added
 
   // Bytes of member i's block (of what member i receives, for indexv).
   std::size_t block_bytes(int i) const {
