@@ -4,7 +4,8 @@
 // the root after a fan-in collective (reduce, gather, gatherv; prefix from the highest rank,
 // which finishes last: nobody leaves before the root has everyone's data, so before all
 // entered). combine, concat, index, their vector forms and sync imply a barrier already; shift,
-// and any call whose algorithm sends nothing (zero bytes), get both trees: a barrier.
+// and any call that moves no data (zero bytes; indexv excepted, whose counts only each member
+// knows), get both trees: a barrier.
 //
 // Cost: C1 += ceil(log2 n) zero-byte start-ups per tree, C2 = C3 += 0.
 //
@@ -90,15 +91,13 @@ void replay(ScheduleBuilder& b, const Schedule& s) {
   }
 }
 
-// Decided from the shape, on which members agree: a member's own schedule may send nothing
-// where others' do (a leaf's empty block in a gatherv).
+// Decided from what members agree on: a member's own schedule may send nothing where others'
+// do (a leaf's empty block in a gatherv). indexv's counts are each member's own, so it is never
+// decided so: it implies a barrier among the members that exchange data, as index does.
 bool moves_nothing(const Shape& shape) {
-  if (shape.kind == CollKind::sync) return false;
+  if (shape.kind == CollKind::sync || shape.kind == CollKind::indexv) return false;
   if (!is_vector_form(shape.kind)) return shape.count * shape.elem == 0;
   for (std::size_t c : shape.counts) {
-    if (c != 0) return false;
-  }
-  for (std::size_t c : shape.recv_counts) {
     if (c != 0) return false;
   }
   return true;
