@@ -39,15 +39,16 @@ for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
   done
 done
 
-# One row per case: medians over the jobs (column 5 ccl_us, 6 mpi_us, 19 peer).
+# One row per case: medians over the jobs (column 5 ccl_us, 6 mpi_us, 19 peer). The quoted
+# algorithm column may hold commas (intercom:mesh=2,plan=RG): they become semicolons first.
 result="$out/peers.csv"
-awk -F, -v peers="${peers[*]}" '
+sed -E ':a; s/^([^"]*"[^",]*),([^"]*")/\1;\2/; ta' "$jobs"/np*_*.csv | awk -F, -v peers="${peers[*]}" '
   function median(list,   n, a, i, j, t) {
     n = split(list, a, " ")
     for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
     return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
   }
-  FNR == 1 { next }
+  $1 == "collective" { next }
   {
     key = $1 "," $3 "," $4
     if (!(key in seen)) { seen[key] = 1; order[++cases] = key }
@@ -72,7 +73,7 @@ awk -F, -v peers="${peers[*]}" '
       printf "%s,%.3f,%.3f%s,%s,%.3f,%.4f,%.4f\n", key, mine, theirs, row, best, best_us,
              mine / best_us, theirs / mpich_us
     }
-  }' "$jobs"/*.csv > "$result"
+  }' > "$result"
 
 # The summary per rank count, and the plot (plot_collectives.sh reads columns 1, 3-7).
 for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
