@@ -102,7 +102,7 @@ std::uint64_t agreed_settings(MPI_Comm control) {
     throw Error("ccl: CCL_TIMEOUT must be a number of seconds, at least 0 (0 turns the watchdog off), on every rank");
   }
   if (agreed[2] < 0 || agreed[2] != -agreed[3]) {
-    throw Error("ccl: CCL_BARRIER must be 1 or 0, and the same on every rank (or unset everywhere)");
+    throw Error("ccl: CCL_BARRIER must be 1 or 0, the same on every rank (or unset everywhere)");
   }
   return static_cast<std::uint64_t>(agreed[0]);
 }

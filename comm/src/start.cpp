@@ -150,9 +150,9 @@ Operation& prepare(const Group& group, Call call, Request& request) {
 }
 
 // A fixed-size collective of zero bytes moves nothing on any member, so in run mode it returns
-// at once, as MPI allows (not in barrier mode, where it is a barrier). Members agree on its shape's count (the vector, or a member's block),
-// not on their buffers: a reduce's non-root may pass any receive buffer, a gather's root an empty
-// send. A correct call is then all there is to check.
+// at once, as MPI allows (not in barrier mode, where it is a barrier). Members agree on its
+// shape's count (the vector, or a member's block), not on their buffers: a reduce's non-root may
+// pass any receive buffer, a gather's root an empty send. A correct call is all there is to check.
 bool returned_at_once(const Group& group, const Call& call) {
   if (call.kind == CollKind::sync || (call.send_elems != 0 && call.recv_elems != 0) ||
       !call.counts.empty() || !call.recv_counts.empty() || mode() == Mode::develop ||

@@ -65,7 +65,8 @@ namespace {
 // overlaps elsewhere as a copy in `copy`.
 const void* send_buffer(std::span<const double> mine, std::span<double> all, std::size_t place,
                         std::vector<double>& copy) {
-  const bool overlaps = mine.data() < all.data() + all.size() && all.data() < mine.data() + mine.size();
+  const bool overlaps =
+      mine.data() < all.data() + all.size() && all.data() < mine.data() + mine.size();
   if (!overlaps || mine.empty()) return mine.data();
   if (mine.data() == all.data() + place) return MPI_IN_PLACE;
   copy.assign(mine.begin(), mine.end());
@@ -84,8 +85,9 @@ void Replicated::exchange_with_mpi(std::span<const double> mine, std::span<doubl
   if (equal_blocks) {
     std::vector<double> copy;
     const auto rank = static_cast<std::size_t>(group_.rank());
-    MPI_Allgather(send_buffer(mine, all, rank * mine.size(), copy), static_cast<int>(mine.size()),
-                  MPI_DOUBLE, all.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_COMM_WORLD);
+    const int count = static_cast<int>(mine.size());
+    MPI_Allgather(send_buffer(mine, all, rank * mine.size(), copy), count, MPI_DOUBLE, all.data(),
+                  count, MPI_DOUBLE, MPI_COMM_WORLD);
   } else {
     allgatherv_with_mpi(mine, all);
   }
@@ -101,7 +103,8 @@ void Replicated::allgatherv_with_mpi(std::span<const double> mine, std::span<dou
     at += static_cast<int>(c);
   }
   std::vector<double> copy;
-  const auto place = static_cast<std::size_t>(displacements[static_cast<std::size_t>(group_.rank())]);
+  const auto me = static_cast<std::size_t>(group_.rank());
+  const auto place = static_cast<std::size_t>(displacements[me]);
   MPI_Allgatherv(send_buffer(mine, all, place, copy), static_cast<int>(mine.size()), MPI_DOUBLE,
                  all.data(), counts.data(), displacements.data(), MPI_DOUBLE, MPI_COMM_WORLD);
 }
