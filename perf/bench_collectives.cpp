@@ -14,14 +14,16 @@
 // of a shared machine hits both; the ratio is the median of the ratios of blocks timed one after
 // the other. Results must agree (checked at one root, each into its own output buffer). With
 // --cold-cache, call i uses the i-th of as many copies of the buffers as fill 64 MiB (more than
-// this machine's last-level cache), so no call finds its data in cache.
+// this machine's last-level cache), so no call finds its data in cache. With --barrier ccl runs
+// in barrier mode (its cost: the same run without it).
 //
 // Writes CSV (ratio = ccl time / MPI time, the model's prediction, bus bandwidth in the
 // nccl-tests convention) and prints a summary line: median and worst ratio per method, and how
 // often the model's prediction is within a factor 2 of the measured ccl time (stream).
 //
 //   mpirun -np 4 ccl-bench-collectives [--csv FILE] [--min-bytes N] [--max-bytes N]
-//   [--only COLL[,COLL...]] [--reps N] [--sweeps N] [--quick] [--cold-cache] [--peer NAME]
+//   [--only COLL[,COLL...]] [--reps N] [--sweeps N] [--quick] [--cold-cache] [--barrier]
+//   [--peer NAME]
 #include <mpi.h>
 
 #include <algorithm>
@@ -104,11 +106,12 @@ int run(int argc, char** argv) {
     return 2;
   }
   const std::string peer = opt.peer.empty() ? kPeerMpi : opt.peer;
+  if (opt.barrier) ccl::set_barrier_mode(true);
 
   FILE* csv = open_csv(opt.csv, "ccl-bench-collectives",
                        "collective,mpi,ranks,bytes,ccl_us,mpi_us,ratio,predicted_us,ccl_busbw_GBs,"
                        "mpi_busbw_GBs,ccl_algorithm,mpi_again_us,aa_ratio,ccl_max_us,mpi_max_us,"
-                       "ccl_stream_us,mpi_stream_us,stream_ratio,peer,cache");
+                       "ccl_stream_us,mpi_stream_us,stream_ratio,peer,cache,barrier");
 
   std::vector<Result> results;  // in order of the first sweep
   int mismatches = 0;
@@ -277,14 +280,15 @@ int run(int argc, char** argv) {
     if (csv != nullptr) {
       std::fprintf(csv,
                    "%s,%s,%d,%zu,%.3f,%.3f,%.4f,%.3f,%.3f,%.3f,\"%s\",%.3f,%.4f,%.3f,%.3f,%.3f,%.3f,"
-                   "%.4f,%s,%s\n",
+                   "%.4f,%s,%s,%d\n",
                    std::string(ccl::name(res.kind)).c_str(),
                    std::string(ccl::mpi_name(res.kind)).c_str(), P, res.bytes, ccl_time * 1e6,
                    mpi_time * 1e6, ratio, predicted * 1e6, res.bus_bytes / ccl_time * 1e-9,
                    res.bus_bytes / mpi_time * 1e-9, choice.str().c_str(),
                    median(res.mpi_each_again.avg) * 1e6, aa_ratio, median(res.ccl_each.max) * 1e6,
                    median(res.mpi_each.max) * 1e6, ccl_stream * 1e6, median(res.mpi_stream) * 1e6,
-                   stream_ratio, peer.c_str(), opt.cold_cache ? "cold" : "warm");
+                   stream_ratio, peer.c_str(), opt.cold_cache ? "cold" : "warm",
+                   opt.barrier ? 1 : 0);
     }
   }
   if (csv != nullptr) std::fclose(csv);
@@ -293,11 +297,12 @@ int run(int argc, char** argv) {
         "ccl-bench-collectives: %d ranks, %zu cases, ccl/%s per call (IMB's method): median "
         "%.2f, worst %.2f, ccl faster in %ld; in streams: median %.2f, worst %.2f; model within "
         "2x of measured in %.0f%%; result mismatches %d; %s against itself (A/A): worst %.2f, "
-        "%ld cases apart by more than 1.25%s\n",
+        "%ld cases apart by more than 1.25%s%s\n",
         P, ratios.size(), peer.c_str(), median(ratios), worst(ratios),
         count_above(ratios, 1.0, false), median(stream_ratios), worst(stream_ratios),
         100.0 * within_2x / std::max<std::size_t>(ratios.size(), 1), mismatches, peer.c_str(),
-        worst(aa_ratios), count_above(aa_ratios, 1.25, true), opt.cold_cache ? "; cold cache" : "");
+        worst(aa_ratios), count_above(aa_ratios, 1.25, true), opt.cold_cache ? "; cold cache" : "",
+        opt.barrier ? "; ccl in barrier mode" : "");
   }
   return mismatches == 0 ? 0 : 1;
 }

@@ -22,6 +22,7 @@ struct BenchOptions {
   int sweeps = 3;
   bool quick = false;
   bool cold_cache = false;  // buffers taken in turn from a region larger than the last-level cache
+  bool barrier = false;     // ccl in barrier mode (ccl/mode.hpp), to price it
   std::string peer;         // the peer's name in the CSV (perf/run_peers.sh: tuned, sm, mpich, ...)
 };
 
@@ -71,12 +72,14 @@ BenchOptions parse_bench_options(int argc, char** argv, const std::string& progr
       o.quick = true;
     } else if (a == "--cold-cache") {
       o.cold_cache = true;
+    } else if (a == "--barrier") {
+      o.barrier = true;
     } else if (a == "--peer") {
       o.peer = next();
     } else {
       throw std::runtime_error(program + ": unknown option '" + a +
                                "' (use --csv FILE, --min-bytes N, --max-bytes N, --only NAME,..., "
-                               "--reps N, --sweeps N, --quick, --cold-cache, --peer NAME)");
+                               "--reps N, --sweeps N, --quick, --cold-cache, --barrier, --peer NAME)");
     }
   }
   return o;
