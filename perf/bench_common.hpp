@@ -163,25 +163,23 @@ inline long count_above(const std::vector<double>& v, double x, bool above) {
 inline constexpr std::size_t kBytesPerMember[] = {8,     64,     512,     4096,
                                                   32768, 262144, 1048576, 4194304};
 
-// `reps` rounds of three blocks: a, b, and b again (the A/A control), who goes first rotating.
+// The order of the blocks: `reps` rounds of three, turn(0) a, turn(1) b, turn(2) b again (the
+// A/A control), who goes first rotating from round to round.
+template <class Turn>
+void in_turns(int reps, Turn turn) {
+  for (int rep = 0; rep < reps; ++rep) {
+    for (int t = 0; t < 3; ++t) turn((t + rep) % 3);
+  }
+}
+
+// Blocks of back-to-back calls (time_calls) of a, b and b again, in turns.
 inline void time_in_turns(const std::function<void()>& a, const std::function<void()>& b, int iters,
                           int reps, std::vector<double>& a_times, std::vector<double>& b_times,
                           std::vector<double>& b_again) {
-  for (int rep = 0; rep < reps; ++rep) {
-    for (int turn = 0; turn < 3; ++turn) {
-      switch ((turn + rep) % 3) {
-        case 0:
-          a_times.push_back(time_calls(a, iters));
-          break;
-        case 1:
-          b_times.push_back(time_calls(b, iters));
-          break;
-        default:
-          b_again.push_back(time_calls(b, iters));
-          break;
-      }
-    }
-  }
+  in_turns(reps, [&](int which) {
+    (which == 0 ? a_times : which == 1 ? b_times : b_again)
+        .push_back(time_calls(which == 0 ? a : b, iters));
+  });
 }
 
 // Per-call samples of one implementation in one case: per block, the mean over ranks and the
@@ -198,21 +196,10 @@ struct PerCallSamples {
 inline void time_each_in_turns(const std::function<void(int)>& a, const std::function<void(int)>& b,
                                int iters, int reps, PerCallSamples& a_times,
                                PerCallSamples& b_times, PerCallSamples& b_again) {
-  for (int rep = 0; rep < reps; ++rep) {
-    for (int turn = 0; turn < 3; ++turn) {
-      switch ((turn + rep) % 3) {
-        case 0:
-          a_times.add(time_each_call(a, iters));
-          break;
-        case 1:
-          b_times.add(time_each_call(b, iters));
-          break;
-        default:
-          b_again.add(time_each_call(b, iters));
-          break;
-      }
-    }
-  }
+  in_turns(reps, [&](int which) {
+    (which == 0 ? a_times : which == 1 ? b_times : b_again)
+        .add(time_each_call(which == 0 ? a : b, iters));
+  });
 }
 
 // Rank 0's CSV file with its header line written (null elsewhere or without a path); a file that

@@ -18,6 +18,8 @@
 
 #include <bit>
 
+#include "call_check.hpp"
+
 namespace ccl::detail {
 
 namespace {
@@ -89,18 +91,6 @@ void replay(ScheduleBuilder& b, const Schedule& s) {
     }
     b.end_round();
   }
-}
-
-// Decided from what members agree on: a member's own schedule may send nothing where others'
-// do (a leaf's empty block in a gatherv). indexv's counts are each member's own, so it is never
-// decided so: it implies a barrier among the members that exchange data, as index does.
-bool moves_nothing(const Shape& shape) {
-  if (shape.kind == CollKind::sync || shape.kind == CollKind::indexv) return false;
-  if (!is_vector_form(shape.kind)) return shape.count * shape.elem == 0;
-  for (std::size_t c : shape.counts) {
-    if (c != 0) return false;
-  }
-  return true;
 }
 
 enum class Trees { none, in_before, out_after, both };

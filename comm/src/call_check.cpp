@@ -179,4 +179,13 @@ Shape shape_of(const Call& c, int size, int rank, bool in_place, std::span<const
   return s;
 }
 
+bool moves_nothing(const Shape& s) {
+  if (s.kind == CollKind::sync || s.kind == CollKind::indexv) return false;
+  if (!is_vector_form(s.kind)) return s.count * s.elem == 0;
+  for (std::size_t c : s.counts) {
+    if (c != 0) return false;
+  }
+  return true;
+}
+
 }  // namespace ccl::detail

@@ -32,4 +32,10 @@ std::optional<Problem> check_call(const Call& c, int size, int rank, bool& in_pl
 
 Shape shape_of(const Call& c, int size, int rank, bool in_place, std::span<const int> torus = {});
 
+// Whether a call of this shape moves no data on any member, decided from what members agree on
+// (a member's own buffers may be empty where others' are not: a leaf's block in a gatherv, a
+// reduce's non-root receive buffer). Never for sync, nor for indexv, whose counts are each
+// member's own.
+bool moves_nothing(const Shape& s);
+
 }  // namespace ccl::detail

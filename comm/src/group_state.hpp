@@ -51,12 +51,15 @@ class CallMemo {
     if (schedule_ == nullptr || epoch_ != selection_epoch() || !(key_ == key_of(call))) return nullptr;
     return &schedule_;
   }
-  void remember(const Call& call, const std::shared_ptr<const Schedule>& schedule) {
+  // `at_once`: the call returns without running its schedule (start.cpp, returns_at_once).
+  void remember(const Call& call, const std::shared_ptr<const Schedule>& schedule, bool at_once) {
     if (is_vector_form(call.kind)) return;
     key_ = key_of(call);
     schedule_ = schedule;
+    at_once_ = at_once;
     epoch_ = selection_epoch();
   }
+  bool at_once() const { return at_once_; }
 
  private:
   struct Key {
@@ -76,6 +79,7 @@ class CallMemo {
   }
   Key key_;
   std::shared_ptr<const Schedule> schedule_;
+  bool at_once_ = false;
   unsigned epoch_ = 0;
 };
 

@@ -61,6 +61,14 @@ namespace {
               std::to_string(g.rank) + ": " + describe(problem));
 }
 
+// A fixed-size collective of zero bytes moves nothing on any member, so in run mode it returns at
+// once, as MPI allows (not in barrier mode, where it is a barrier; nor in develop mode, whose
+// checks still run). Decided on its shape, on which members agree, once its call passed its
+// checks.
+bool returns_at_once(const Shape& s) {
+  return !s.barrier && !is_vector_form(s.kind) && moves_nothing(s);
+}
+
 // A blocking call in run mode with nothing else in flight runs its schedule straight through on
 // the group's direct run: no operation, request or engine, which matters for small messages.
 bool run_direct(const Group& group, const Call& call) {
@@ -68,15 +76,19 @@ bool run_direct(const Group& group, const Call& call) {
   if (mode() == Mode::develop || !g.process->engine->can_block()) return false;
   DirectRun& d = g.direct;
   const std::shared_ptr<const Schedule>* found = d.last.find(call);
+  bool at_once = found != nullptr && d.last.at_once();
   if (found == nullptr) {
     const int size = static_cast<int>(g.members.size());
     bool in_place = false;
     if (const std::optional<Problem> problem = check_call(call, size, g.rank, in_place)) {
       throw_problem(call, g, *problem);
     }
-    found = &g.schedules.get(shape_of(call, size, g.rank, in_place, g.torus), g.process->stats);
-    d.last.remember(call, *found);
+    const Shape shape = shape_of(call, size, g.rank, in_place, g.torus);
+    found = &g.schedules.get(shape, g.process->stats);
+    at_once = returns_at_once(shape);
+    d.last.remember(call, *found, at_once);  // (v-forms are not remembered)
   }
+  if (at_once) return true;
   const std::uint64_t started = timing_on ? ticks() : 0;
   const Schedule& schedule = **found;
   std::byte* scratch = schedule.scratch_bytes > 0 ? d.scratch.get(schedule.scratch_bytes) : nullptr;
@@ -121,15 +133,18 @@ void make_room_for_next_instance(GroupState& g) {
 }
 
 // Check the call and set up its operation (develop-mode checks, main schedule); `request` owns
-// the operation from the start, so nothing leaks when setting up throws.
-Operation& prepare(const Group& group, Call call, Request& request) {
+// the operation from the start, so nothing leaks when setting up throws. Null when the call
+// returns at once.
+Operation* prepare(const Group& group, Call call, Request& request) {
   GroupState& g = group.state();
-  if (!g.in_flight.empty()) make_room_for_next_instance(g);
   const int size = static_cast<int>(g.members.size());
   bool in_place = false;
   const std::optional<Problem> problem = check_call(call, size, g.rank, in_place);
   const bool develop = mode() == Mode::develop;
   if (problem && !develop) throw_problem(call, g, *problem);
+  const Shape shape = problem ? Shape{} : shape_of(call, size, g.rank, in_place, g.torus);
+  if (!develop && returns_at_once(shape)) return nullptr;
+  if (!g.in_flight.empty()) make_room_for_next_instance(g);
 
   Operation* op = g.process->acquire();
   request = Request(op);
@@ -138,51 +153,34 @@ Operation& prepare(const Group& group, Call call, Request& request) {
   op->begin(kind, group.shared_state(), std::move(call), instance);
   try {
     if (develop) add_develop_checks(*op, problem, instance);
-    if (!problem)
-      add_main_schedule(*op, shape_of(op->call(), size, g.rank, in_place, g.torus), instance);
+    if (!problem) add_main_schedule(*op, shape, instance);
   } catch (...) {
     // Not started, so nothing will complete it: mark it failed, or the request would wait for
     // it forever when the exception unwinds it.
     op->fail(std::current_exception());
     throw;
   }
-  return *op;
-}
-
-// A fixed-size collective of zero bytes moves nothing on any member, so in run mode it returns
-// at once, as MPI allows (not in barrier mode, where it is a barrier). Members agree on its
-// shape's count (the vector, or a member's block), not on their buffers: a reduce's non-root may
-// pass any receive buffer, a gather's root an empty send. A correct call is all there is to check.
-bool returned_at_once(const Group& group, const Call& call) {
-  if (call.kind == CollKind::sync || (call.send_elems != 0 && call.recv_elems != 0) ||
-      !call.counts.empty() || !call.recv_counts.empty() || mode() == Mode::develop ||
-      barrier_mode()) {
-    return false;
-  }
-  const GroupState& g = group.state();
-  const int size = static_cast<int>(g.members.size());
-  bool in_place = false;
-  if (const std::optional<Problem> problem = check_call(call, size, g.rank, in_place)) {
-    throw_problem(call, g, *problem);
-  }
-  return shape_of(call, size, g.rank, in_place, g.torus).count == 0;
+  return op;
 }
 
 }  // namespace
 
 Request start(const Group& group, Call call) {
   Request request;
-  if (returned_at_once(group, call)) return request;
-  Operation& op = prepare(group, std::move(call), request);
+  Operation* started = prepare(group, std::move(call), request);
+  if (started == nullptr) return request;  // complete already
+  Operation& op = *started;
   op.process().engine->add(op);
   if (!op.done()) op.track_in_group();
   return request;
 }
 
 void run(const Group& group, Call call) {
-  if (returned_at_once(group, call) || run_direct(group, call)) return;
+  if (run_direct(group, call)) return;
   Request request;
-  Operation& op = prepare(group, std::move(call), request);
+  Operation* started = prepare(group, std::move(call), request);
+  if (started == nullptr) return;
+  Operation& op = *started;
   Engine& engine = *op.process().engine;
   if (engine.can_block()) {
     const Watch watch(op);
