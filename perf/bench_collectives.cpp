@@ -15,7 +15,8 @@
 // the other. Results must agree (checked at one root, each into its own output buffer). With
 // --cold-cache, call i uses the i-th of as many copies of the buffers as fill 64 MiB (more than
 // this machine's last-level cache), so no call finds its data in cache. With --barrier ccl runs
-// in barrier mode (its cost: the same run without it).
+// in barrier mode (its cost: the same run without it). With --persistent ccl's persistent form
+// (bound once per root, then start + wait) is also timed per call against its blocking form.
 //
 // Writes CSV (ratio = ccl time / MPI time, the model's prediction, bus bandwidth in the
 // nccl-tests convention) and prints a summary line: median and worst ratio per method, and how
@@ -23,7 +24,7 @@
 //
 //   mpirun -np 4 ccl-bench-collectives [--csv FILE] [--min-bytes N] [--max-bytes N]
 //   [--only COLL[,COLL...]] [--reps N] [--sweeps N] [--quick] [--cold-cache] [--barrier]
-//   [--peer NAME]
+//   [--persistent] [--peer NAME]
 #include <mpi.h>
 
 #include <algorithm>
@@ -57,6 +58,7 @@ struct Case {
   std::function<bool()> same_result;  // after one call of each: do they agree?
   ccl::Shape shape;                   // for the model's prediction
   double bus_factor;                  // busbw = bytes · factor / time (nccl-tests convention)
+  std::function<ccl::Persistent(int)> bind{};  // the ccl call bound at a root (--persistent)
 };
 
 // One measured case: its times (seconds per call) in every sweep and repetition.
@@ -64,9 +66,10 @@ struct Result {
   ccl::CollKind kind;
   std::size_t bytes;
   ccl::Shape shape;
-  double bus_bytes;  // bytes · bus factor
+  double bus_bytes;                                         // bytes · bus factor
   PerCallSamples ccl_each{}, mpi_each{}, mpi_each_again{};  // per call (the MPI's twice: A/A)
   std::vector<double> ccl_stream{}, mpi_stream{}, mpi_stream_again{};
+  PerCallSamples persistent{}, blocking{}, blocking_again{};  // --persistent: ccl's two forms
 };
 
 // Copies of a buffer of `elems` doubles per call: one, or with a cold cache as many as fill
@@ -111,7 +114,8 @@ int run(int argc, char** argv) {
   FILE* csv = open_csv(opt.csv, "ccl-bench-collectives",
                        "collective,mpi,ranks,bytes,ccl_us,mpi_us,ratio,predicted_us,ccl_busbw_GBs,"
                        "mpi_busbw_GBs,ccl_algorithm,mpi_again_us,aa_ratio,ccl_max_us,mpi_max_us,"
-                       "ccl_stream_us,mpi_stream_us,stream_ratio,peer,cache,barrier");
+                       "ccl_stream_us,mpi_stream_us,stream_ratio,peer,cache,barrier,persistent_us,"
+                       "blocking_us,persistent_ratio");
 
   std::vector<Result> results;  // in order of the first sweep
   int mismatches = 0;
@@ -124,7 +128,7 @@ int run(int argc, char** argv) {
       if (bytes < opt.min_bytes) continue;
       const std::size_t n = bytes / sizeof(double);
       const std::size_t idx = std::max<std::size_t>(n / Pn, 1);  // index: block per destination
-      const std::size_t len = std::max(n * Pn, idx * Pn);         // doubles in one buffer copy
+      const std::size_t len = std::max(n * Pn, idx * Pn);        // doubles in one buffer copy
       const std::size_t copies = copies_for(2 * len, opt.cold_cache);
       std::vector<double> send(len * copies), recv(len * copies), recv_mpi(len);
       for (std::size_t i = 0; i < send.size(); ++i)
@@ -208,6 +212,42 @@ int run(int argc, char** argv) {
                         [&](int, std::size_t) { MPI_Barrier(world); }, [] { return true; },
                         shape(K::sync, 0), 0.0});
       }
+      // The persistent forms (copy 0's buffers), bound once per root.
+      for (Case& c : list) {
+        switch (c.kind) {
+          case K::bcast:
+            c.bind = [&](int root) { return ccl::bcast_init(w, rv(0, n), root); };
+            break;
+          case K::reduce:
+            c.bind = [&](int root) {
+              return ccl::reduce_init(w, sv(0, n), rv(0, n), ccl::sum, root);
+            };
+            break;
+          case K::combine:
+            c.bind = [&](int) { return ccl::combine_init(w, sv(0, n), rv(0, n), ccl::sum); };
+            break;
+          case K::scatter:
+            c.bind = [&](int root) { return ccl::scatter_init(w, sv(0, n * Pn), rv(0, n), root); };
+            break;
+          case K::gather:
+            c.bind = [&](int root) { return ccl::gather_init(w, sv(0, n), rv(0, n * Pn), root); };
+            break;
+          case K::concat:
+            c.bind = [&](int) { return ccl::concat_init(w, sv(0, n), rv(0, n * Pn)); };
+            break;
+          case K::index:
+            c.bind = [&](int) { return ccl::index_init(w, sv(0, idx * Pn), rv(0, idx * Pn)); };
+            break;
+          case K::prefix:
+            c.bind = [&](int) { return ccl::prefix_init(w, sv(0, n), rv(0, n), ccl::sum); };
+            break;
+          case K::shift:
+            c.bind = [&](int) { return ccl::shift_init(w, sv(0, n), rv(0, n), 1); };
+            break;
+          default:
+            c.bind = [&](int) { return ccl::sync_init(w); };
+        }
+      }
       if (!opt.only.empty()) {
         std::erase_if(list, [&](const Case& c) {
           return std::find(opt.only.begin(), opt.only.end(), ccl::name(c.kind)) == opt.only.end();
@@ -247,6 +287,19 @@ int run(int argc, char** argv) {
         };
         time_each_in_turns(each(c.ccl_call), each(c.mpi_call), iters, opt.reps, res.ccl_each,
                            res.mpi_each, res.mpi_each_again);
+        if (opt.persistent) {
+          // Persistent against blocking, per call at rotating roots, on copy 0's buffers.
+          std::vector<ccl::Persistent> bound;
+          for (int root = 0; root < P; ++root) bound.push_back(c.bind(root));
+          auto started = [&](int i) {
+            ccl::Persistent& p = bound[static_cast<std::size_t>(i % P)];
+            p.start();
+            p.wait();
+          };
+          auto blocking = [&](int i) { c.ccl_call(i % P, 0); };
+          time_each_in_turns(started, blocking, iters, opt.reps, res.persistent, res.blocking,
+                             res.blocking_again);
+        }
         // Streams: one root; the copies still rotate.
         std::size_t call = 0;
         auto stream = [&](const CallAt& f) {
@@ -258,7 +311,7 @@ int run(int argc, char** argv) {
     }
   }
 
-  std::vector<double> ratios, stream_ratios, aa_ratios;
+  std::vector<double> ratios, stream_ratios, aa_ratios, persistent_ratios;
   int within_2x = 0;
   for (const Result& res : results) {
     // Medians: a lucky block no more decides a case than a slow one does (with more ranks than
@@ -277,18 +330,21 @@ int run(int argc, char** argv) {
     const double predicted = ccl::machine_model().predict(
         choice, res.shape, choice.algorithm->selection_cost(res.shape, choice.params));
     if (predicted <= 2 * ccl_stream && ccl_stream <= 2 * predicted) ++within_2x;
+    const double persistent_ratio =
+        opt.persistent ? paired_ratio(res.persistent.avg, res.blocking.avg) : 0.0;
+    if (opt.persistent) persistent_ratios.push_back(persistent_ratio);
     if (csv != nullptr) {
-      std::fprintf(csv,
-                   "%s,%s,%d,%zu,%.3f,%.3f,%.4f,%.3f,%.3f,%.3f,\"%s\",%.3f,%.4f,%.3f,%.3f,%.3f,%.3f,"
-                   "%.4f,%s,%s,%d\n",
-                   std::string(ccl::name(res.kind)).c_str(),
-                   std::string(ccl::mpi_name(res.kind)).c_str(), P, res.bytes, ccl_time * 1e6,
-                   mpi_time * 1e6, ratio, predicted * 1e6, res.bus_bytes / ccl_time * 1e-9,
-                   res.bus_bytes / mpi_time * 1e-9, choice.str().c_str(),
-                   median(res.mpi_each_again.avg) * 1e6, aa_ratio, median(res.ccl_each.max) * 1e6,
-                   median(res.mpi_each.max) * 1e6, ccl_stream * 1e6, median(res.mpi_stream) * 1e6,
-                   stream_ratio, peer.c_str(), opt.cold_cache ? "cold" : "warm",
-                   opt.barrier ? 1 : 0);
+      std::fprintf(
+          csv,
+          "%s,%s,%d,%zu,%.3f,%.3f,%.4f,%.3f,%.3f,%.3f,\"%s\",%.3f,%.4f,%.3f,%.3f,%.3f,%.3f,"
+          "%.4f,%s,%s,%d,%.3f,%.3f,%.4f\n",
+          std::string(ccl::name(res.kind)).c_str(), std::string(ccl::mpi_name(res.kind)).c_str(), P,
+          res.bytes, ccl_time * 1e6, mpi_time * 1e6, ratio, predicted * 1e6,
+          res.bus_bytes / ccl_time * 1e-9, res.bus_bytes / mpi_time * 1e-9, choice.str().c_str(),
+          median(res.mpi_each_again.avg) * 1e6, aa_ratio, median(res.ccl_each.max) * 1e6,
+          median(res.mpi_each.max) * 1e6, ccl_stream * 1e6, median(res.mpi_stream) * 1e6,
+          stream_ratio, peer.c_str(), opt.cold_cache ? "cold" : "warm", opt.barrier ? 1 : 0,
+          median(res.persistent.avg) * 1e6, median(res.blocking.avg) * 1e6, persistent_ratio);
     }
   }
   if (csv != nullptr) std::fclose(csv);
@@ -297,12 +353,20 @@ int run(int argc, char** argv) {
         "ccl-bench-collectives: %d ranks, %zu cases, ccl/%s per call (IMB's method): median "
         "%.2f, worst %.2f, ccl faster in %ld; in streams: median %.2f, worst %.2f; model within "
         "2x of measured in %.0f%%; result mismatches %d; %s against itself (A/A): worst %.2f, "
-        "%ld cases apart by more than 1.25%s%s\n",
+        "%ld cases apart by more than 1.25%s%s",
         P, ratios.size(), peer.c_str(), median(ratios), worst(ratios),
         count_above(ratios, 1.0, false), median(stream_ratios), worst(stream_ratios),
         100.0 * within_2x / std::max<std::size_t>(ratios.size(), 1), mismatches, peer.c_str(),
         worst(aa_ratios), count_above(aa_ratios, 1.25, true), opt.cold_cache ? "; cold cache" : "",
         opt.barrier ? "; ccl in barrier mode" : "");
+    if (opt.persistent) {
+      std::printf("; ccl persistent/blocking per call: median %.2f, worst %.2f, best %.2f",
+                  median(persistent_ratios), worst(persistent_ratios),
+                  persistent_ratios.empty()
+                      ? 0.0
+                      : *std::min_element(persistent_ratios.begin(), persistent_ratios.end()));
+    }
+    std::printf("\n");
   }
   return mismatches == 0 ? 0 : 1;
 }

@@ -23,6 +23,7 @@ struct BenchOptions {
   bool quick = false;
   bool cold_cache = false;  // buffers taken in turn from a region larger than the last-level cache
   bool barrier = false;     // ccl in barrier mode (ccl/mode.hpp), to price it
+  bool persistent = false;  // also time ccl's persistent form against its blocking one
   std::string peer;         // the peer's name in the CSV (perf/run_peers.sh: tuned, sm, mpich, ...)
 };
 
@@ -74,12 +75,15 @@ BenchOptions parse_bench_options(int argc, char** argv, const std::string& progr
       o.cold_cache = true;
     } else if (a == "--barrier") {
       o.barrier = true;
+    } else if (a == "--persistent") {
+      o.persistent = true;
     } else if (a == "--peer") {
       o.peer = next();
     } else {
       throw std::runtime_error(program + ": unknown option '" + a +
                                "' (use --csv FILE, --min-bytes N, --max-bytes N, --only NAME,..., "
-                               "--reps N, --sweeps N, --quick, --cold-cache, --barrier, --peer NAME)");
+                               "--reps N, --sweeps N, --quick, --cold-cache, --barrier, --persistent, "
+                               "--peer NAME)");
     }
   }
   return o;

@@ -3,10 +3,12 @@
 #include <cstdio>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include "ccl/environment.hpp"
 #include "ccl/shape.hpp"
 #include "pass_through.hpp"
+#include "persistent.hpp"
 
 namespace ccl::drop_in {
 
@@ -15,6 +17,19 @@ namespace {
 std::unordered_map<MPI_Request, std::unique_ptr<Pending>>& table() {
   static std::unordered_map<MPI_Request, std::unique_ptr<Pending>> t;
   return t;
+}
+// Collectives of the table not complete yet (a persistent handle's last round stays in the
+// table, complete, until the next round or the handle's release).
+std::size_t unfinished = 0;
+RoundScope* round_being_started = nullptr;
+
+// Put a new collective in the table under its handle (a persistent handle's previous round,
+// complete, gives way to it).
+Pending& enter(std::unique_ptr<Pending> p) {
+  ++unfinished;
+  std::unique_ptr<Pending>& slot = table()[p->handle];
+  slot = std::move(p);
+  return *slot;
 }
 
 // Generalized-request callbacks. MPI calls free_fn when the user's wait or test completes the
@@ -60,6 +75,12 @@ void Pending::start() {
 
 bool Pending::advance() {
   if (complete) return true;
+  if (on_mpi != MPI_REQUEST_NULL) {
+    int flag = 0;
+    PMPI_Test(&on_mpi, &flag, MPI_STATUS_IGNORE);
+    if (flag) mark_complete();
+    return flag != 0;
+  }
   try {
     if (!started) {
       if (!entry->advance()) return false;  // starts this one when its turn comes
@@ -84,8 +105,30 @@ void Pending::fail(const std::exception& e) {
 
 void Pending::mark_complete() {
   complete = true;
-  PMPI_Grequest_complete(handle);
+  --unfinished;
+  if (round_tag >= 0) {
+    complete_handle(round_tag);
+  } else {
+    PMPI_Grequest_complete(handle);
+  }
 }
+
+RoundScope::RoundScope(MPI_Request handle, int tag) : handle_(handle), tag_(tag) {
+  round_being_started = this;
+}
+RoundScope::~RoundScope() { round_being_started = nullptr; }
+
+void begin_round_on_mpi(MpiCall which, MPI_Request handle, int tag, MPI_Request inner) {
+  auto p = std::make_unique<Pending>();
+  p->which = which;
+  p->handle = handle;
+  p->round_tag = tag;
+  p->on_mpi = inner;
+  p->started = true;
+  enter(std::move(p)).advance();
+}
+
+void forget_round(MPI_Request handle) { table().erase(handle); }
 
 MPI_Request begin_nonblocking(MpiCall which, std::shared_ptr<CommEntry> entry,
                               std::unique_ptr<Plan> plan) {
@@ -93,9 +136,15 @@ MPI_Request begin_nonblocking(MpiCall which, std::shared_ptr<CommEntry> entry,
   p->which = which;
   p->entry = std::move(entry);
   p->plan = std::move(plan);
-  PMPI_Grequest_start(&query_status, &free_pending, &cancel_pending, p.get(), &p->handle);
-  Pending& ref = *p;
-  table().emplace(p->handle, std::move(p));
+  RoundScope* round = std::exchange(round_being_started, nullptr);
+  if (round != nullptr) {
+    round->taken_ = true;
+    p->handle = round->handle_;
+    p->round_tag = round->tag_;
+  } else {
+    PMPI_Grequest_start(&query_status, &free_pending, &cancel_pending, p.get(), &p->handle);
+  }
+  Pending& ref = enter(std::move(p));
   if (ref.entry->ready()) {
     ref.start();
     ref.advance();
@@ -103,7 +152,7 @@ MPI_Request begin_nonblocking(MpiCall which, std::shared_ptr<CommEntry> entry,
     ref.entry->enqueue(&ref);
     ref.entry->advance();
   }
-  return ref.handle;
+  return round != nullptr ? MPI_REQUEST_NULL : ref.handle;
 }
 
 Pending* pending_of(MPI_Request handle) {
@@ -113,7 +162,7 @@ Pending* pending_of(MPI_Request handle) {
 }
 
 bool any_pending() {
-  return !table().empty();
+  return unfinished > 0;
 }
 
 bool advance_everything() {
@@ -125,8 +174,13 @@ bool advance_everything() {
 
 void complete(Pending& p) {
   while (!p.advance()) {
+    if (p.on_mpi != MPI_REQUEST_NULL && unfinished == 1) {
+      PMPI_Wait(&p.on_mpi, MPI_STATUS_IGNORE);
+      p.mark_complete();
+      return;
+    }
     // Alone in flight, ccl may block in MPI (kinder to oversubscribed cores than polling).
-    if (p.started && table().size() == 1 && !advance_entries()) {
+    if (p.started && unfinished == 1 && !advance_entries()) {
       try {
         p.running.wait();
       } catch (const std::exception& e) {

@@ -1,7 +1,9 @@
 // Nonblocking collectives run on ccl. The user holds a generalized request (MPI_Grequest_start),
 // a real MPI handle that can sit in MPI_Waitall beside point-to-point requests; the wrappers of
 // MPI_Wait, MPI_Test and their kin drive the ccl collective behind it and mark the generalized
-// request complete when it is, before MPI itself looks at it.
+// request complete when it is, before MPI itself looks at it. A round of a persistent collective
+// (persistent.hpp) is kept the same way under the user's persistent handle, and completes it
+// with a message instead; its collective runs on ccl, or on MPI when the drop-in hands it over.
 #pragma once
 
 #include <mpi.h>
@@ -25,6 +27,8 @@ struct Pending {
   CollKind kind{};
   bool started = false;
   bool complete = false;
+  int round_tag = -1;                     // a persistent round's (completes the user's handle)
+  MPI_Request on_mpi = MPI_REQUEST_NULL;  // a persistent round MPI runs itself
 
   void start();    // the group is formed and every collective queued before this one started
   bool advance();  // never blocks; true once complete
@@ -36,8 +40,30 @@ struct Pending {
 // handle for the user.
 MPI_Request begin_nonblocking(MpiCall which, std::shared_ptr<CommEntry> entry,
                               std::unique_ptr<Plan> plan);
+// While alive, the plan a nonblocking wrapper starts becomes the round of this persistent handle
+// instead of a generalized request (begin_nonblocking then returns MPI_REQUEST_NULL).
+class RoundScope {
+ public:
+  RoundScope(MPI_Request handle, int tag);
+  ~RoundScope();
+  RoundScope(const RoundScope&) = delete;
+  RoundScope& operator=(const RoundScope&) = delete;
+  bool taken() const { return taken_; }
+
+ private:
+  friend MPI_Request begin_nonblocking(MpiCall, std::shared_ptr<CommEntry>, std::unique_ptr<Plan>);
+  MPI_Request handle_;
+  int tag_;
+  bool taken_ = false;
+};
+// A persistent round whose collective MPI runs (request `inner`), under the user's handle.
+void begin_round_on_mpi(MpiCall which, MPI_Request handle, int tag, MPI_Request inner);
+// Forget a persistent handle's last round (its handle is being freed); it must be complete.
+void forget_round(MPI_Request handle);
+
 // The collective behind a handle, or null for any other request.
 Pending* pending_of(MPI_Request handle);
+// Whether any collective is unfinished.
 bool any_pending();
 // One sweep over everything in flight: forming groups, queued and running collectives. True
 // while any of them is still unfinished.

@@ -75,7 +75,22 @@ const char* mpi_call_name(MpiCall c) {
                                          "MPI_Reduce_scatter_block",
                                          "MPI_Ireduce_scatter_block",
                                          "MPI_Barrier",
-                                         "MPI_Ibarrier"};
+                                         "MPI_Ibarrier",
+                                         "MPI_Bcast_init",
+                                         "MPI_Reduce_init",
+                                         "MPI_Allreduce_init",
+                                         "MPI_Scatter_init",
+                                         "MPI_Scatterv_init",
+                                         "MPI_Gather_init",
+                                         "MPI_Gatherv_init",
+                                         "MPI_Allgather_init",
+                                         "MPI_Allgatherv_init",
+                                         "MPI_Alltoall_init",
+                                         "MPI_Alltoallv_init",
+                                         "MPI_Scan_init",
+                                         "MPI_Exscan_init",
+                                         "MPI_Reduce_scatter_block_init",
+                                         "MPI_Barrier_init"};
   return names[static_cast<int>(c)];
 }
 
@@ -100,7 +115,7 @@ void print_report() {
       "ccl_mpi report, %d ranks: calls and bytes summed over ranks, time of the slowest rank,\n"
       "algorithms and fallback reasons as rank 0 saw them\n",
       size);
-  std::printf("%-27s %10s %10s %12s %10s  %s\n", "collective", "on ccl", "on MPI", "bytes",
+  std::printf("%-29s %10s %10s %12s %10s  %s\n", "collective", "on ccl", "on MPI", "bytes",
               "time s", "ccl algorithms (rank 0) | fallback reasons (rank 0)");
   bool any = false;
   for (int i = 0; i < kMpiCalls; ++i) {
@@ -112,7 +127,7 @@ void print_report() {
     });
     if (!u.reasons.empty())
       names += " | " + joined(u.reasons, [](const std::string& reason) { return reason; });
-    std::printf("%-27s %10.0f %10.0f %12s %10.4f  %s\n", mpi_call_name(static_cast<MpiCall>(i)),
+    std::printf("%-29s %10.0f %10.0f %12s %10.4f  %s\n", mpi_call_name(static_cast<MpiCall>(i)),
                 sums[3 * i], sums[3 * i + 1], human_bytes(sums[3 * i + 2]).c_str(), slowest[i],
                 names.c_str());
   }

@@ -43,6 +43,21 @@ enum class MpiCall {
   Ireduce_scatter_block,
   Barrier,
   Ibarrier,
+  Bcast_init,
+  Reduce_init,
+  Allreduce_init,
+  Scatter_init,
+  Scatterv_init,
+  Gather_init,
+  Gatherv_init,
+  Allgather_init,
+  Allgatherv_init,
+  Alltoall_init,
+  Alltoallv_init,
+  Scan_init,
+  Exscan_init,
+  Reduce_scatter_block_init,
+  Barrier_init,
   count
 };
 constexpr int kMpiCalls = static_cast<int>(MpiCall::count);

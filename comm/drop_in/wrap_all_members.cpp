@@ -1,9 +1,12 @@
-// MPI_Allgather(v), MPI_Alltoall(v) and MPI_Barrier, blocking and nonblocking, as ccl concat(v),
-// index(v) and sync on packed bytes.
+// MPI_Allgather(v), MPI_Alltoall(v) and MPI_Barrier, blocking, nonblocking and persistent, as
+// ccl concat(v), index(v) and sync on packed bytes.
+#include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <vector>
 
 #include "pass_through.hpp"
+#include "persistent.hpp"
 #include "wrap_common.hpp"
 #include "wrap_support.hpp"
 
@@ -231,5 +234,83 @@ int MPI_Ibarrier(MPI_Comm c, MPI_Request* q) {
   if (passing_through()) return PMPI_Ibarrier(c, q);
   return barrier(MpiCall::Ibarrier, c, q);
 }
+
+// Persistent forms (MPI-4; MPIX_ in Open MPI 4.1): each round is the nonblocking call on the
+// bound arguments (persistent.hpp), whose arrays the binding copies.
+int MPI_Allgather_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                       MPI_Comm c, MPI_Info, MPI_Request* q) {
+  Binder binder;
+  st = binder.keep(st);
+  rt = binder.keep(rt);
+  return binder.bind(MpiCall::Allgather_init, [=](MPI_Request* round) {
+    return allgather(MpiCall::Allgather_init, s, sn, st, r, rn, rt, c, round);
+  }, q);
+}
+int MPI_Allgatherv_init(const void* s, int sn, MPI_Datatype st, void* r, const int rn[],
+                        const int rd[], MPI_Datatype rt, MPI_Comm c, MPI_Info, MPI_Request* q) {
+  Binder binder;
+  st = binder.keep(st);
+  rt = binder.keep(rt);
+  const int members = size_of(c);
+  std::vector<int> counts(rn, rn + members), displs(rd, rd + members);
+  return binder.bind(MpiCall::Allgatherv_init, [=](MPI_Request* round) {
+    return allgatherv(MpiCall::Allgatherv_init, s, sn, st, r, counts.data(), displs.data(), rt, c,
+                      round);
+  }, q);
+}
+int MPI_Alltoall_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                      MPI_Comm c, MPI_Info, MPI_Request* q) {
+  Binder binder;
+  st = binder.keep(st);
+  rt = binder.keep(rt);
+  return binder.bind(MpiCall::Alltoall_init, [=](MPI_Request* round) {
+    return alltoall(MpiCall::Alltoall_init, s, sn, st, r, rn, rt, c, round);
+  }, q);
+}
+int MPI_Alltoallv_init(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r,
+                       const int rn[], const int rd[], MPI_Datatype rt, MPI_Comm c, MPI_Info,
+                       MPI_Request* q) {
+  Binder binder;
+  st = binder.keep(st);
+  rt = binder.keep(rt);
+  const int members = size_of(c);
+  const bool in_place = s == MPI_IN_PLACE;  // the send arrays are then ignored
+  std::vector<int> scounts(in_place ? 0 : members), sdispls(in_place ? 0 : members);
+  if (!in_place) {
+    std::copy(sn, sn + members, scounts.begin());
+    std::copy(sd, sd + members, sdispls.begin());
+  }
+  std::vector<int> rcounts(rn, rn + members), rdispls(rd, rd + members);
+  return binder.bind(MpiCall::Alltoallv_init, [=](MPI_Request* round) {
+    return alltoallv(MpiCall::Alltoallv_init, s, in_place ? nullptr : scounts.data(),
+                     in_place ? nullptr : sdispls.data(), st, r, rcounts.data(), rdispls.data(),
+                     rt, c, round);
+  }, q);
+}
+int MPI_Barrier_init(MPI_Comm c, MPI_Info, MPI_Request* q) {
+  Binder binder;
+  return binder.bind(MpiCall::Barrier_init, [=](MPI_Request* round) {
+    return barrier(MpiCall::Barrier_init, c, round);
+  }, q);
+}
+
+int MPIX_Allgather_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                        MPI_Comm c, MPI_Info i, MPI_Request* q) {
+  return MPI_Allgather_init(s, sn, st, r, rn, rt, c, i, q);
+}
+int MPIX_Allgatherv_init(const void* s, int sn, MPI_Datatype st, void* r, const int rn[],
+                         const int rd[], MPI_Datatype rt, MPI_Comm c, MPI_Info i, MPI_Request* q) {
+  return MPI_Allgatherv_init(s, sn, st, r, rn, rd, rt, c, i, q);
+}
+int MPIX_Alltoall_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                       MPI_Comm c, MPI_Info i, MPI_Request* q) {
+  return MPI_Alltoall_init(s, sn, st, r, rn, rt, c, i, q);
+}
+int MPIX_Alltoallv_init(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r,
+                        const int rn[], const int rd[], MPI_Datatype rt, MPI_Comm c, MPI_Info i,
+                        MPI_Request* q) {
+  return MPI_Alltoallv_init(s, sn, sd, st, r, rn, rd, rt, c, i, q);
+}
+int MPIX_Barrier_init(MPI_Comm c, MPI_Info i, MPI_Request* q) { return MPI_Barrier_init(c, i, q); }
 
 }  // extern "C"

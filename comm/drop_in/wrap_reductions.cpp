@@ -1,10 +1,11 @@
-// MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan and MPI_Reduce_scatter_block, blocking and
-// nonblocking, as ccl reduce, combine, prefix, prefix (short) or prefix + shift (long), and
-// index + a local reduction.
+// MPI_Reduce, MPI_Allreduce, MPI_Scan, MPI_Exscan and MPI_Reduce_scatter_block, blocking,
+// nonblocking and persistent, as ccl reduce, combine, prefix, prefix (short) or prefix + shift
+// (long), and index + a local reduction.
 #include <cstring>
 
 #include "exclusive_scan.hpp"
 #include "pass_through.hpp"
+#include "persistent.hpp"
 #include "reduction_kernel.hpp"
 #include "wrap_common.hpp"
 #include "wrap_support.hpp"
@@ -259,6 +260,72 @@ int MPI_Ireduce_scatter_block(const void* s, void* r, int n, MPI_Datatype t, MPI
                               MPI_Request* q) {
   if (passing_through()) return PMPI_Ireduce_scatter_block(s, r, n, t, op, c, q);
   return reduce_scatter_block(MpiCall::Ireduce_scatter_block, s, r, n, t, op, c, q);
+}
+
+// Persistent forms (MPI-4; MPIX_ in Open MPI 4.1): each round is the nonblocking call on the
+// bound arguments (persistent.hpp).
+int MPI_Reduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int root,
+                    MPI_Comm c, MPI_Info, MPI_Request* q) {
+  Binder binder;
+  t = binder.keep(t);
+  return binder.bind(MpiCall::Reduce_init, [=](MPI_Request* round) {
+    return reduce(MpiCall::Reduce_init, s, r, n, t, op, root, c, round);
+  }, q);
+}
+int MPI_Allreduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
+                       MPI_Info, MPI_Request* q) {
+  Binder binder;
+  t = binder.keep(t);
+  return binder.bind(MpiCall::Allreduce_init, [=](MPI_Request* round) {
+    return all_members(MpiCall::Allreduce_init, CollKind::combine, s, r, n, t, op, c, round,
+                       PMPI_Allreduce, PMPI_Iallreduce);
+  }, q);
+}
+int MPI_Scan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Info,
+                  MPI_Request* q) {
+  Binder binder;
+  t = binder.keep(t);
+  return binder.bind(MpiCall::Scan_init, [=](MPI_Request* round) {
+    return all_members(MpiCall::Scan_init, CollKind::prefix, s, r, n, t, op, c, round, PMPI_Scan,
+                       PMPI_Iscan);
+  }, q);
+}
+int MPI_Exscan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
+                    MPI_Info, MPI_Request* q) {
+  Binder binder;
+  t = binder.keep(t);
+  return binder.bind(MpiCall::Exscan_init, [=](MPI_Request* round) {
+    return exscan(MpiCall::Exscan_init, s, r, n, t, op, c, round);
+  }, q);
+}
+int MPI_Reduce_scatter_block_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op,
+                                  MPI_Comm c, MPI_Info, MPI_Request* q) {
+  Binder binder;
+  t = binder.keep(t);
+  return binder.bind(MpiCall::Reduce_scatter_block_init, [=](MPI_Request* round) {
+    return reduce_scatter_block(MpiCall::Reduce_scatter_block_init, s, r, n, t, op, c, round);
+  }, q);
+}
+
+int MPIX_Reduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int root,
+                     MPI_Comm c, MPI_Info i, MPI_Request* q) {
+  return MPI_Reduce_init(s, r, n, t, op, root, c, i, q);
+}
+int MPIX_Allreduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
+                        MPI_Info i, MPI_Request* q) {
+  return MPI_Allreduce_init(s, r, n, t, op, c, i, q);
+}
+int MPIX_Scan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
+                   MPI_Info i, MPI_Request* q) {
+  return MPI_Scan_init(s, r, n, t, op, c, i, q);
+}
+int MPIX_Exscan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
+                     MPI_Info i, MPI_Request* q) {
+  return MPI_Exscan_init(s, r, n, t, op, c, i, q);
+}
+int MPIX_Reduce_scatter_block_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op,
+                                   MPI_Comm c, MPI_Info i, MPI_Request* q) {
+  return MPI_Reduce_scatter_block_init(s, r, n, t, op, c, i, q);
 }
 
 }  // extern "C"

@@ -4,13 +4,15 @@
 // collective completed. Waits drive the collectives among their requests to completion and
 // poll the rest while other collectives are unfinished; tests make one sweep. The collectives'
 // generalized requests are marked complete before MPI itself looks at them. With no collective
-// in flight these are plain pass-throughs.
+// in flight these are plain pass-throughs. MPI_Start and MPI_Startall start the rounds of
+// persistent collectives.
 #include <sched.h>
 
 #include <vector>
 
 #include "pass_through.hpp"
 #include "pending.hpp"
+#include "persistent.hpp"
 
 using namespace ccl::drop_in;
 
@@ -118,12 +120,28 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
 }
 
 // Freeing an active collective's request is erroneous in MPI; complete it rather than leave it
-// unfinished.
+// unfinished. A persistent collective's handle takes its binding with it.
 int MPI_Request_free(MPI_Request* request) {
+  if (!passing_through() && request != nullptr && is_bound(*request)) return free_bound(request);
   if (plain()) return PMPI_Request_free(request);
   const InsideWrapper inside;
   complete_collectives_in(1, request);
   return PMPI_Request_free(request);
+}
+
+// Persistent collectives start their rounds here (persistent.hpp); any other request is MPI's.
+int MPI_Start(MPI_Request* request) {
+  if (passing_through() || request == nullptr || !is_bound(*request)) return PMPI_Start(request);
+  return start_round(request);
+}
+
+int MPI_Startall(int n, MPI_Request requests[]) {
+  if (passing_through()) return PMPI_Startall(n, requests);
+  int rc = MPI_SUCCESS;
+  for (int i = 0; i < n && rc == MPI_SUCCESS; ++i) {
+    rc = is_bound(requests[i]) ? start_round(&requests[i]) : PMPI_Start(&requests[i]);
+  }
+  return rc;
 }
 
 }  // extern "C"

@@ -1,11 +1,14 @@
-// MPI_Bcast, MPI_Scatter(v) and MPI_Gather(v), blocking and nonblocking, as ccl bcast, scatter
-// and gather of packed bytes. The v-forms broadcast the root's counts first (the other members
-// do not know them, and ccl's trees need them): two ccl calls, so blocking forms only.
+// MPI_Bcast, MPI_Scatter(v) and MPI_Gather(v), blocking, nonblocking and persistent, as ccl
+// bcast, scatter and gather of packed bytes. The v-forms broadcast the root's counts first (the
+// other members do not know them, and ccl's trees need them): two ccl calls, so blocking forms
+// only.
 #include <algorithm>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 #include "pass_through.hpp"
+#include "persistent.hpp"
 #include "wrap_common.hpp"
 #include "wrap_support.hpp"
 
@@ -270,6 +273,82 @@ int MPI_Igatherv(const void* s, int sn, MPI_Datatype st, void* r, const int rn[]
   if (!passing_through())
     count_fallback(MpiCall::Igatherv, "counts known only at the root: two ccl calls");
   return PMPI_Igatherv(s, sn, st, r, rn, rd, rt, root, c, q);
+}
+
+// Persistent forms (MPI-4; MPIX_ in Open MPI 4.1): each round is the nonblocking call on the
+// bound arguments (persistent.hpp). The v-forms' rounds are MPI's, as their nonblocking forms.
+int MPI_Bcast_init(void* b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Info, MPI_Request* q) {
+  Binder binder;
+  t = binder.keep(t);
+  return binder.bind(MpiCall::Bcast_init, [=](MPI_Request* round) {
+    return bcast(MpiCall::Bcast_init, b, n, t, root, c, round);
+  }, q);
+}
+int MPI_Scatter_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                     int root, MPI_Comm c, MPI_Info, MPI_Request* q) {
+  Binder binder;
+  st = binder.keep(st);
+  rt = binder.keep(rt);
+  return binder.bind(MpiCall::Scatter_init, [=](MPI_Request* round) {
+    return scatter(MpiCall::Scatter_init, s, sn, st, r, rn, rt, root, c, round);
+  }, q);
+}
+int MPI_Gather_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                    int root, MPI_Comm c, MPI_Info, MPI_Request* q) {
+  Binder binder;
+  st = binder.keep(st);
+  rt = binder.keep(rt);
+  return binder.bind(MpiCall::Gather_init, [=](MPI_Request* round) {
+    return gather(MpiCall::Gather_init, s, sn, st, r, rn, rt, root, c, round);
+  }, q);
+}
+int MPI_Scatterv_init(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r,
+                      int rn, MPI_Datatype rt, int root, MPI_Comm c, MPI_Info, MPI_Request* q) {
+  Binder binder;
+  st = binder.keep(st);
+  rt = binder.keep(rt);
+  // The counts matter at the root only (elsewhere they may be null).
+  const int members = rank_in(c) == root ? size_of(c) : 0;
+  std::vector<int> counts(sn, sn + members), displs(sd, sd + members);
+  return binder.bind(MpiCall::Scatterv_init, [=](MPI_Request* round) {
+    count_fallback(MpiCall::Scatterv_init, "counts known only at the root: two ccl calls");
+    return PMPI_Iscatterv(s, counts.data(), displs.data(), st, r, rn, rt, root, c, round);
+  }, q);
+}
+int MPI_Gatherv_init(const void* s, int sn, MPI_Datatype st, void* r, const int rn[],
+                     const int rd[], MPI_Datatype rt, int root, MPI_Comm c, MPI_Info,
+                     MPI_Request* q) {
+  Binder binder;
+  st = binder.keep(st);
+  rt = binder.keep(rt);
+  const int members = rank_in(c) == root ? size_of(c) : 0;
+  std::vector<int> counts(rn, rn + members), displs(rd, rd + members);
+  return binder.bind(MpiCall::Gatherv_init, [=](MPI_Request* round) {
+    count_fallback(MpiCall::Gatherv_init, "counts known only at the root: two ccl calls");
+    return PMPI_Igatherv(s, sn, st, r, counts.data(), displs.data(), rt, root, c, round);
+  }, q);
+}
+
+int MPIX_Bcast_init(void* b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Info i,
+                    MPI_Request* q) {
+  return MPI_Bcast_init(b, n, t, root, c, i, q);
+}
+int MPIX_Scatter_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                      int root, MPI_Comm c, MPI_Info i, MPI_Request* q) {
+  return MPI_Scatter_init(s, sn, st, r, rn, rt, root, c, i, q);
+}
+int MPIX_Gather_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
+                     int root, MPI_Comm c, MPI_Info i, MPI_Request* q) {
+  return MPI_Gather_init(s, sn, st, r, rn, rt, root, c, i, q);
+}
+int MPIX_Scatterv_init(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r,
+                       int rn, MPI_Datatype rt, int root, MPI_Comm c, MPI_Info i, MPI_Request* q) {
+  return MPI_Scatterv_init(s, sn, sd, st, r, rn, rt, root, c, i, q);
+}
+int MPIX_Gatherv_init(const void* s, int sn, MPI_Datatype st, void* r, const int rn[],
+                      const int rd[], MPI_Datatype rt, int root, MPI_Comm c, MPI_Info i,
+                      MPI_Request* q) {
+  return MPI_Gatherv_init(s, sn, st, r, rn, rd, rt, root, c, i, q);
 }
 
 }  // extern "C"

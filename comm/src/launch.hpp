@@ -1,9 +1,11 @@
 // Starting the schedule of a shape on a group as a stage of an operation: shared by the
-// collective front end (main schedule) and the develop-mode checks (their exchanges).
+// collective front end (main schedule), persistent calls and the develop-mode checks (their
+// exchanges).
 #pragma once
 
 #include <cstdint>
 
+#include "ccl/call.hpp"
 #include "ccl/reduce_op.hpp"
 #include "ccl/shape.hpp"
 #include "group_state.hpp"
@@ -13,6 +15,12 @@ namespace ccl::detail {
 
 // The main schedule of the operation's call, on its inline run and reusable scratch.
 void add_main_schedule(Operation& op, const Shape& shape, std::uint64_t instance);
+
+// The shape of a call that passes its checks; throws ccl::Error naming the problem otherwise.
+Shape checked_shape(const Group& group, const Call& call);
+// Start a call whose shape checked_shape() gave (a persistent call's, bound once): what start()
+// does after its checks. Develop mode still adds its checks across members.
+Request start_checked(const Group& group, Call call, const Shape& shape);
 
 // A check exchange (phase 1..3) on buffers send/recv, with its own run and scratch.
 void add_check_schedule(Operation& op, const Shape& shape, const std::byte* send, std::byte* recv,

@@ -61,6 +61,20 @@ namespace {
               std::to_string(g.rank) + ": " + describe(problem));
 }
 
+}  // namespace
+
+Shape checked_shape(const Group& group, const Call& call) {
+  GroupState& g = group.state();
+  const int size = static_cast<int>(g.members.size());
+  bool in_place = false;
+  if (const std::optional<Problem> problem = check_call(call, size, g.rank, in_place)) {
+    throw_problem(call, g, *problem);
+  }
+  return shape_of(call, size, g.rank, in_place, g.torus);
+}
+
+namespace {
+
 // A fixed-size collective of zero bytes moves nothing on any member, so in run mode it returns at
 // once, as MPI allows (not in barrier mode, where it is a barrier; nor in develop mode, whose
 // checks still run). Decided on its shape, on which members agree, once its call passed its
@@ -78,12 +92,7 @@ bool run_direct(const Group& group, const Call& call) {
   const std::shared_ptr<const Schedule>* found = d.last.find(call);
   bool at_once = found != nullptr && d.last.at_once();
   if (found == nullptr) {
-    const int size = static_cast<int>(g.members.size());
-    bool in_place = false;
-    if (const std::optional<Problem> problem = check_call(call, size, g.rank, in_place)) {
-      throw_problem(call, g, *problem);
-    }
-    const Shape shape = shape_of(call, size, g.rank, in_place, g.torus);
+    const Shape shape = checked_shape(group, call);
     found = &g.schedules.get(shape, g.process->stats);
     at_once = returns_at_once(shape);
     d.last.remember(call, *found, at_once);  // (v-forms are not remembered)
@@ -132,17 +141,14 @@ void make_room_for_next_instance(GroupState& g) {
   }
 }
 
-// Check the call and set up its operation (develop-mode checks, main schedule); `request` owns
-// the operation from the start, so nothing leaks when setting up throws. Null when the call
-// returns at once.
-Operation* prepare(const Group& group, Call call, Request& request) {
+// Set up the operation of a call of shape `shape` (develop-mode checks, main schedule); the
+// call passed its checks, or `problem` is what they found, which only develop mode lets through
+// to report it on every member. `request` owns the operation from the start, so nothing leaks
+// when setting up throws. Null when the call returns at once.
+Operation* set_up(const Group& group, Call call, const Shape& shape,
+                  const std::optional<Problem>& problem, Request& request) {
   GroupState& g = group.state();
-  const int size = static_cast<int>(g.members.size());
-  bool in_place = false;
-  const std::optional<Problem> problem = check_call(call, size, g.rank, in_place);
   const bool develop = mode() == Mode::develop;
-  if (problem && !develop) throw_problem(call, g, *problem);
-  const Shape shape = problem ? Shape{} : shape_of(call, size, g.rank, in_place, g.torus);
   if (!develop && returns_at_once(shape)) return nullptr;
   if (!g.in_flight.empty()) make_room_for_next_instance(g);
 
@@ -163,16 +169,38 @@ Operation* prepare(const Group& group, Call call, Request& request) {
   return op;
 }
 
-}  // namespace
+// Check the call, then set it up.
+Operation* prepare(const Group& group, Call call, Request& request) {
+  GroupState& g = group.state();
+  const int size = static_cast<int>(g.members.size());
+  bool in_place = false;
+  const std::optional<Problem> problem = check_call(call, size, g.rank, in_place);
+  if (problem && mode() != Mode::develop) throw_problem(call, g, *problem);
+  const Shape shape = problem ? Shape{} : shape_of(call, size, g.rank, in_place, g.torus);
+  return set_up(group, std::move(call), shape, problem, request);
+}
 
-Request start(const Group& group, Call call) {
-  Request request;
-  Operation* started = prepare(group, std::move(call), request);
+// Hand a set-up operation to the engine, which posts its first round.
+Request launch(Operation* started, Request request) {
   if (started == nullptr) return request;  // complete already
   Operation& op = *started;
   op.process().engine->add(op);
   if (!op.done()) op.track_in_group();
   return request;
+}
+
+}  // namespace
+
+Request start(const Group& group, Call call) {
+  Request request;
+  Operation* started = prepare(group, std::move(call), request);
+  return launch(started, std::move(request));
+}
+
+Request start_checked(const Group& group, Call call, const Shape& shape) {
+  Request request;
+  Operation* started = set_up(group, std::move(call), shape, std::nullopt, request);
+  return launch(started, std::move(request));
 }
 
 void run(const Group& group, Call call) {

@@ -103,3 +103,59 @@ TEST(SimNonblocking, RepeatedShapesReuseOneSchedule) {
 }
 
 }  // namespace
+
+namespace {
+
+// Persistent calls on hundreds of members: bound once, started every round with new data,
+// beside a nonblocking call on a sub-group, and waited in reverse member order.
+TEST(SimPersistent, RoundsOnManyMembers) {
+  const int P = 513;
+  ccl::sim::World world(P);
+  const auto w = world.world_groups();
+  std::vector<int> half(P), key(P);
+  for (int r = 0; r < P; ++r) {
+    half[static_cast<std::size_t>(r)] = r % 2;
+    key[static_cast<std::size_t>(r)] = -r;  // reversed rank order in the sub-groups
+  }
+  const auto parity = world.partition(w, half, key);
+  const std::size_t n = 5;
+  std::vector<std::vector<I64>> in(P, std::vector<I64>(n)), out(P, std::vector<I64>(n));
+  std::vector<std::vector<I64>> pre(P, std::vector<I64>(n)), cat(P);
+  std::vector<std::vector<I64>> sub_in(P), sub_out(P);
+  std::vector<std::vector<ccl::Persistent>> calls(P);
+  for (int r = 0; r < P; ++r) {
+    const auto u = static_cast<std::size_t>(r);
+    cat[u].assign(2 * static_cast<std::size_t>(P), 0);
+    calls[u].push_back(ccl::combine_init(w[u], in[u], out[u], ccl::sum));
+    calls[u].push_back(ccl::prefix_init(w[u], in[u], pre[u], ccl::sum));
+    calls[u].push_back(ccl::concat_init(w[u], std::span<const I64>(in[u]).first(2), cat[u]));
+  }
+  for (int round = 0; round < 3; ++round) {
+    std::vector<ccl::Request> sub(P);
+    for (int r = 0; r < P; ++r) {
+      const auto u = static_cast<std::size_t>(r);
+      const std::vector<I64> d = ref::data(r, n, round);
+      std::copy(d.begin(), d.end(), in[u].begin());
+      ccl::start_all(calls[u]);
+      sub_in[u] = ref::data(parity[u].rank(), 1);
+      sub_out[u].assign(1, 0);
+      sub[u] = ccl::icombine(parity[u], sub_in[u], sub_out[u], ccl::sum);
+    }
+    for (int r = P - 1; r >= 0; --r) {
+      for (ccl::Persistent& c : calls[static_cast<std::size_t>(r)]) c.wait();
+      sub[static_cast<std::size_t>(r)].wait();
+    }
+    for (int r = 0; r < P; ++r) {
+      const auto u = static_cast<std::size_t>(r);
+      std::vector<I64> all = ref::sum(P, n), upto = ref::sum(r + 1, n);
+      for (I64& x : all) x += static_cast<I64>(P) * round * 31;
+      for (I64& x : upto) x += static_cast<I64>(r + 1) * round * 31;
+      ASSERT_EQ(out[u], all) << "member " << r << " round " << round;
+      ASSERT_EQ(pre[u], upto) << "member " << r << " round " << round;
+      ASSERT_EQ(cat[u], ref::blocks(P, 2, round)) << "member " << r << " round " << round;
+      ASSERT_EQ(sub_out[u], ref::sum(parity[u].size(), 1));
+    }
+  }
+}
+
+}  // namespace

@@ -7,6 +7,7 @@
 #include "ccl/error.hpp"
 #include "ccl/group.hpp"
 #include "ccl/mode.hpp"
+#include "ccl/persistent.hpp"
 #include "ccl/pgid.hpp"
 #include "ccl/reduce_op.hpp"
 #include "ccl/report.hpp"

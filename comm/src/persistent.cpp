@@ -1,0 +1,91 @@
+// Persistent calls: checked and shaped once at binding, launched at each start.
+#include "ccl/persistent.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "ccl/error.hpp"
+#include "ccl/mode.hpp"
+#include "group_state.hpp"
+#include "launch.hpp"
+
+namespace ccl {
+
+namespace detail {
+
+struct Bound {
+  Group group;
+  Call call;
+  Shape shape;
+  std::vector<int> torus;  // the group's layout when the shape was fixed
+  Request round;
+  bool active = false;
+
+  // The shape fixed at binding, or again when the program has since switched barrier mode or
+  // laid the group out as a torus (both change the schedule members agree on).
+  const Shape& current_shape() {
+    const std::vector<int>& now = group.state().torus;
+    if (shape.barrier != barrier_mode() || !std::ranges::equal(torus, now)) {
+      shape = checked_shape(group, call);
+      torus = now;
+    }
+    return shape;
+  }
+};
+
+Persistent bind(const Group& g, Call call) {
+  auto bound = std::make_unique<Bound>();
+  bound->group = g;
+  bound->shape = checked_shape(g, call);
+  bound->torus = g.state().torus;
+  bound->call = std::move(call);
+  return Persistent(std::move(bound));
+}
+
+}  // namespace detail
+
+Persistent::Persistent() = default;
+Persistent::Persistent(std::unique_ptr<detail::Bound> bound) : bound_(std::move(bound)) {}
+Persistent::Persistent(Persistent&&) noexcept = default;
+Persistent& Persistent::operator=(Persistent&&) noexcept = default;
+Persistent::~Persistent() = default;  // the round's Request waits for it
+
+bool Persistent::active() const {
+  return bound_ != nullptr && bound_->active;
+}
+
+void Persistent::start() {
+  if (bound_ == nullptr) throw Error("ccl: start of an empty Persistent");
+  detail::Bound& b = *bound_;
+  if (b.active) {
+    throw Error("ccl: start of a persistent " + std::string(name(b.call.kind)) + " on group '" +
+                b.group.label() + "' whose last round is still active (test or wait first)");
+  }
+  b.round = detail::start_checked(b.group, b.call, b.current_shape());
+  b.active = true;
+}
+
+bool Persistent::test() {
+  if (!active()) return true;
+  detail::Bound& b = *bound_;
+  try {
+    if (!b.round.test()) return false;
+  } catch (...) {
+    b.active = false;  // the failed round is over: the error goes to this caller
+    throw;
+  }
+  b.active = false;
+  return true;
+}
+
+void Persistent::wait() {
+  if (!active()) return;
+  bound_->active = false;
+  bound_->round.wait();
+}
+
+void start_all(std::span<Persistent> calls) {
+  for (Persistent& p : calls) p.start();
+}
+
+}  // namespace ccl
