@@ -22,14 +22,15 @@ void Engine::add(Operation& op) {
 }
 
 void Engine::drop_done() {
-  // Release after erasing: a release may recycle the operation.
-  std::vector<Operation*> finished;
+  // Release after erasing: a release may recycle the operation. The list is kept between calls
+  // so that completing a collective allocates nothing.
   std::erase_if(active_, [&](Operation* op) {
     if (!op->done()) return false;
-    finished.push_back(op);
+    finished_.push_back(op);
     return true;
   });
-  for (Operation* op : finished) op->release();
+  for (Operation* op : finished_) op->release();
+  finished_.clear();
 }
 
 Progress Engine::progress_all() {

@@ -34,6 +34,7 @@ class Engine {
 
   bool stall_is_deadlock_;
   std::vector<Operation*> active_;
+  std::vector<Operation*> finished_;  // drop_done()'s, emptied before it returns
   // When polls (test) began to find nothing moving, and whether they have; see watch_polls().
   std::uint64_t idle_polls_since_ = 0;
   bool idle_polls_ = false;

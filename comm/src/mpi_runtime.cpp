@@ -13,6 +13,7 @@
 #include "ccl/environment.hpp"
 #include "ccl/error.hpp"
 #include "ccl/group.hpp"
+#include "ccl/selection.hpp"
 #include "engine.hpp"
 #include "group_state.hpp"
 #include "mpi_channel.hpp"
@@ -127,6 +128,11 @@ Environment::Environment(int& argc, char**& argv) {
   MPI_Comm_dup(MPI_COMM_WORLD, &rt->control);
   MPI_Comm_set_errhandler(rt->control, MPI_ERRORS_RETURN);
   rt->tag_limit = agreed_settings(rt->control);
+#if !defined(CCL_SMPI)
+  // The calibrated choices out of the box (not on simulated platforms, whose network is not the
+  // shared memory the built-in models were measured on). Every rank picks the same model.
+  use_builtin_model(rt->world_size);
+#endif
   detail::set_hang_exit(abort_job);
   rt->fabric = detail::ShmFabric::create();
   MPI_Comm world_comm;

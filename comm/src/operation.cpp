@@ -19,9 +19,13 @@ Operation::~Operation() = default;
 void Operation::begin(CollKind kind, std::shared_ptr<GroupState> g, Call&& call,
                       std::uint64_t instance) {
   kind_ = kind;
-  instance_ = instance;
   group_ = std::move(g);
   call_ = std::move(call);
+  again(instance);
+}
+
+void Operation::again(std::uint64_t instance) {
+  instance_ = instance;
   algorithm_ = {};
   current_ = 0;
   done_ = false;

@@ -95,6 +95,9 @@ class Operation {
 
   // Ready a pooled operation for collective instance `instance` on group g.
   void begin(CollKind kind, std::shared_ptr<GroupState> g, Call&& call, std::uint64_t instance);
+  // Ready it for another instance of the same call on the same group (a persistent call's next
+  // round, which keeps its operation: no call or group to copy).
+  void again(std::uint64_t instance);
   std::uint64_t instance() const { return instance_; }
   // Listed in its group's in_flight until it completes (nonblocking starts).
   void track_in_group();

@@ -8,25 +8,40 @@
 #include "ccl/mode.hpp"
 #include "group_state.hpp"
 #include "launch.hpp"
+#include "operation.hpp"
+#include "process.hpp"
 
 namespace ccl {
 
 namespace detail {
 
+// The operation a bound call keeps for all its rounds: the pool's, retained, returned when the
+// binding goes.
+struct KeptOperation {
+  Operation* op = nullptr;
+  KeptOperation() = default;
+  KeptOperation(const KeptOperation&) = delete;
+  KeptOperation& operator=(const KeptOperation&) = delete;
+  ~KeptOperation() {
+    if (op != nullptr) op->release();
+  }
+};
+
 struct Bound {
   Group group;
-  Call call;
+  KeptOperation kept;  // holds the call; its rounds (in run mode) run on it
   Shape shape;
   std::vector<int> torus;  // the group's layout when the shape was fixed
-  Request round;
+  Request round;           // destroyed first: waits for an active round
   bool active = false;
 
+  const Call& call() { return kept.op->call(); }
   // The shape fixed at binding, or again when the program has since switched barrier mode or
   // laid the group out as a torus (both change the schedule members agree on).
   const Shape& current_shape() {
     const std::vector<int>& now = group.state().torus;
     if (shape.barrier != barrier_mode() || !std::ranges::equal(torus, now)) {
-      shape = checked_shape(group, call);
+      shape = checked_shape(group, call());
       torus = now;
     }
     return shape;
@@ -38,7 +53,11 @@ Persistent bind(const Group& g, Call call) {
   bound->group = g;
   bound->shape = checked_shape(g, call);
   bound->torus = g.state().torus;
-  bound->call = std::move(call);
+  Operation* op = g.state().process->acquire();
+  op->retain();
+  bound->kept.op = op;
+  const CollKind kind = call.kind;
+  op->begin(kind, g.shared_state(), std::move(call), 0);
   return Persistent(std::move(bound));
 }
 
@@ -58,10 +77,12 @@ void Persistent::start() {
   if (bound_ == nullptr) throw Error("ccl: start of an empty Persistent");
   detail::Bound& b = *bound_;
   if (b.active) {
-    throw Error("ccl: start of a persistent " + std::string(name(b.call.kind)) + " on group '" +
+    throw Error("ccl: start of a persistent " + std::string(name(b.call().kind)) + " on group '" +
                 b.group.label() + "' whose last round is still active (test or wait first)");
   }
-  b.round = detail::start_checked(b.group, b.call, b.current_shape());
+  // Develop mode checks each round across members as a new call; run mode reuses the operation.
+  b.round = mode() == Mode::develop ? detail::start_checked(b.group, b.call(), b.current_shape())
+                                    : detail::start_round(*b.kept.op, b.current_shape());
   b.active = true;
 }
 

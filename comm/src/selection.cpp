@@ -13,8 +13,9 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "ccl/error.hpp"
 #include "barrier_semantics.hpp"
+#include "builtin_models.hpp"
+#include "ccl/error.hpp"
 
 namespace ccl {
 
@@ -24,9 +25,16 @@ unsigned epoch = 1;
 
 // ---- machine model ----
 
+// CCL_MODEL: a model file, or "plain" for the bare built-in α, β, γ. Unset, the MPI runtime
+// replaces this with the built-in model for its rank count (use_builtin_model).
+bool plain_model_asked() {
+  const char* path = std::getenv("CCL_MODEL");
+  return path != nullptr && std::string_view(path) == "plain";
+}
+
 MachineModel initial_model() {
   const char* path = std::getenv("CCL_MODEL");
-  if (path != nullptr && *path != '\0') return load_machine_model(path);
+  if (path != nullptr && *path != '\0' && !plain_model_asked()) return load_machine_model(path);
   return default_machine_model();
 }
 
@@ -245,11 +253,8 @@ void read_profile(std::istringstream& words, MachineModel& m, const std::string&
   m.profiles[MachineModel::profile_key(choice)] = std::move(profile);
 }
 
-}  // namespace
-
-MachineModel load_machine_model(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error("ccl: cannot read machine model '" + path + "'");
+// A model in load_machine_model's format from `in`; `path` names it in errors.
+MachineModel parse_machine_model(std::istream& in, const std::string& path) {
   MachineModel m;
   m.source = path;
   bool seen[3] = {false, false, false};
@@ -285,6 +290,30 @@ MachineModel load_machine_model(const std::string& path) {
   return m;
 }
 
+}  // namespace
+
+MachineModel load_machine_model(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error("ccl: cannot read machine model '" + path + "'");
+  return parse_machine_model(in, path);
+}
+
+MachineModel builtin_machine_model(int ranks) {
+  const std::vector<detail::BuiltinModel>& all = detail::builtin_models();
+  if (all.empty()) return default_machine_model();
+  // The nearest rank count; of two as near, the lower (fewer ranks per core: closer to what a
+  // machine with more cores than this one sees).
+  const detail::BuiltinModel* best = &all.front();
+  for (const detail::BuiltinModel& b : all) {
+    if (std::abs(b.ranks - ranks) < std::abs(best->ranks - ranks)) best = &b;
+  }
+  std::istringstream in(best->text);
+  const std::string name = "built-in model for " + std::to_string(best->ranks) + " ranks";
+  MachineModel m = parse_machine_model(in, name);
+  m.source = name;
+  return m;
+}
+
 void save_machine_model(const MachineModel& m, const std::string& path) {
   std::ofstream out(path);
   if (!out) throw Error("ccl: cannot write machine model '" + path + "'");
@@ -311,6 +340,12 @@ const MachineModel& machine_model() { return model_ref(); }
 void set_machine_model(const MachineModel& m) {
   model_ref() = m;
   ++epoch;
+}
+
+void use_builtin_model(int ranks) {
+  const char* path = std::getenv("CCL_MODEL");
+  if (path != nullptr && *path != '\0') return;  // a file, or "plain"
+  set_machine_model(builtin_machine_model(ranks));
 }
 
 unsigned selection_epoch() { return epoch; }

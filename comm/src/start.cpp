@@ -197,6 +197,23 @@ Request start(const Group& group, Call call) {
   return launch(started, std::move(request));
 }
 
+Request start_round(Operation& op, const Shape& shape) {
+  Request request;
+  if (returns_at_once(shape)) return request;
+  GroupState& g = op.group();
+  if (!g.in_flight.empty()) make_room_for_next_instance(g);
+  request = Request(&op);
+  const std::uint64_t instance = g.instances++;
+  op.again(instance);
+  try {
+    add_main_schedule(op, shape, instance);
+  } catch (...) {
+    op.fail(std::current_exception());
+    throw;
+  }
+  return launch(&op, std::move(request));
+}
+
 Request start_checked(const Group& group, Call call, const Shape& shape) {
   Request request;
   Operation* started = set_up(group, std::move(call), shape, std::nullopt, request);

@@ -4,6 +4,7 @@
 // setting selection considers, on the transports of a real run (shared memory, MPI).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <numeric>
 
 #include "../common/collective_cases.hpp"
@@ -195,3 +196,17 @@ TEST(MpiCollectives, ZeroByteCallsReturnAtOnce) {
   ccl::combine(w, std::span<const double>(one), std::span<double>(sum), ccl::sum);
   EXPECT_EQ(sum[0], w.size() * (w.size() - 1) / 2.0);
 }
+
+namespace {
+
+// Without CCL_MODEL the runtime selects with the built-in model calibrated nearest to the job's
+// rank count, the same on every rank.
+TEST(MpiCollectives, BuiltInModelUnlessOneIsNamed) {
+  const ccl::Group w = ccl::world();
+  const char* named = std::getenv("CCL_MODEL");
+  if (named != nullptr && *named != '\0') GTEST_SKIP() << "CCL_MODEL is set";
+  EXPECT_EQ(ccl::machine_model().source, ccl::builtin_machine_model(w.size()).source);
+  EXPECT_FALSE(ccl::machine_model().profiles.empty());
+}
+
+}  // namespace

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <string>
 
 #include "ccl/error.hpp"
 #include "ccl/selection.hpp"
@@ -35,7 +36,8 @@ TEST(Params, TextRoundTrip) {
   EXPECT_EQ(ccl::parse_params(""), ccl::Params{});
   EXPECT_NE(error_of([] { ccl::parse_params("k=-1"); }).find("non-negative"), std::string::npos);
   EXPECT_NE(error_of([] { ccl::parse_params("radix"); }).find("key=value"), std::string::npos);
-  EXPECT_NE(error_of([] { ccl::parse_params("depth=3"); }).find("unknown parameter 'depth'"), std::string::npos);
+  EXPECT_NE(error_of([] { ccl::parse_params("depth=3"); }).find("unknown parameter 'depth'"),
+            std::string::npos);
 }
 
 TEST(Choice, ParsesNamesAndListsKnownOnes) {
@@ -43,7 +45,8 @@ TEST(Choice, ParsesNamesAndListsKnownOnes) {
   EXPECT_EQ(c.algorithm->name, "bruck");
   EXPECT_EQ(c.params.k, 4);
   EXPECT_EQ(c.str(), "bruck:k=4");
-  EXPECT_EQ(ccl::parse_choice(ccl::CollKind::concatv, "ring").algorithm->kind, ccl::CollKind::concat);
+  EXPECT_EQ(ccl::parse_choice(ccl::CollKind::concatv, "ring").algorithm->kind,
+            ccl::CollKind::concat);
   const std::string msg = error_of([] { ccl::parse_choice(ccl::CollKind::concat, "butterfly"); });
   EXPECT_NE(msg.find("no concat algorithm 'butterfly'"), std::string::npos) << msg;
   EXPECT_NE(msg.find("bruck"), std::string::npos) << msg;
@@ -51,14 +54,17 @@ TEST(Choice, ParsesNamesAndListsKnownOnes) {
 
 TEST(Selection, LeastPredictedTimeAndIndependentOfRank) {
   const ccl::MachineModel& m = ccl::machine_model();
-  for (auto k : {ccl::CollKind::bcast, ccl::CollKind::combine, ccl::CollKind::concat, ccl::CollKind::index}) {
+  for (auto k : {ccl::CollKind::bcast, ccl::CollKind::combine, ccl::CollKind::concat,
+                 ccl::CollKind::index}) {
     for (int n : {2, 6, 12, 30}) {
       for (std::size_t count : {std::size_t{1}, std::size_t{4096}, std::size_t{131072}}) {
         const auto ranked = ccl::rank_candidates(shape(k, n, count), m);
         ASSERT_FALSE(ranked.empty());
-        for (std::size_t i = 1; i < ranked.size(); ++i) EXPECT_LE(ranked[i - 1].seconds, ranked[i].seconds);
+        for (std::size_t i = 1; i < ranked.size(); ++i)
+          EXPECT_LE(ranked[i - 1].seconds, ranked[i].seconds);
         const ccl::Choice c = ccl::select(shape(k, n, count));
-        EXPECT_DOUBLE_EQ(m.predict(c.algorithm->cost(shape(k, n, count), c.params)), ranked.front().seconds);
+        EXPECT_DOUBLE_EQ(m.predict(c.algorithm->cost(shape(k, n, count), c.params)),
+                         ranked.front().seconds);
         EXPECT_EQ(ccl::select(shape(k, n, count, n - 1)).str(), c.str());
       }
     }
@@ -66,7 +72,8 @@ TEST(Selection, LeastPredictedTimeAndIndependentOfRank) {
 }
 
 TEST(Selection, LatencyBoundPicksFewStartUpsBandwidthBoundFewBytes) {
-  ccl::MachineModel latency{1e-3, 1e-15, 1e-15, "test", {}}, bandwidth{1e-15, 1e-6, 1e-6, "test", {}};
+  ccl::MachineModel latency{1e-3, 1e-15, 1e-15, "test", {}},
+      bandwidth{1e-15, 1e-6, 1e-6, "test", {}};
   const auto small = ccl::rank_candidates(shape(ccl::CollKind::combine, 16, 4096), latency);
   const auto large = ccl::rank_candidates(shape(ccl::CollKind::combine, 16, 4096), bandwidth);
   EXPECT_EQ(small.front().cost.c1, 4u);  // recursive doubling: log2 16
@@ -85,8 +92,11 @@ TEST(Selection, ApiOverrideWinsAndClears) {
   ccl::set_override(ccl::CollKind::concat, "");
   // With explicit parameters too: a pipeline on one member would send to itself forever.
   ccl::set_override(ccl::CollKind::reduce, "segmented_binomial:seg=32768");
-  EXPECT_EQ(ccl::select(shape(ccl::CollKind::reduce, 3, 1 << 16)).str(), "segmented_binomial:seg=32768");
-  EXPECT_NE(error_of([&] { ccl::select(shape(ccl::CollKind::reduce, 1, 1 << 16)); }).find("does not apply to reduce on 1 members"),
+  EXPECT_EQ(ccl::select(shape(ccl::CollKind::reduce, 3, 1 << 16)).str(),
+            "segmented_binomial:seg=32768");
+  EXPECT_NE(error_of([&] {
+              ccl::select(shape(ccl::CollKind::reduce, 1, 1 << 16));
+            }).find("does not apply to reduce on 1 members"),
             std::string::npos);
   ccl::set_override(ccl::CollKind::reduce, "");
 }
@@ -103,8 +113,32 @@ TEST(MachineModel, SavedAndLoadedAndBadFilesNamed) {
   std::ofstream(path) << "alpha 1e-6\nbeta fast\n";
   EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":2:"), std::string::npos);
   std::ofstream(path) << "alpha 1e-6\n";
-  EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find("needs alpha, beta and gamma"), std::string::npos);
+  EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find("needs alpha, beta and gamma"),
+            std::string::npos);
   std::remove(path.c_str());
+}
+
+// The calibrated models compiled in (comm/models/np<N>.txt): each parses and carries profiles,
+// and a job gets the one calibrated at the nearest rank count (the lower of two as near).
+TEST(MachineModel, BuiltInModelOfTheNearestRankCount) {
+  auto ranks_of = [](int job) {
+    const std::string source = ccl::builtin_machine_model(job).source;
+    EXPECT_NE(source.find("built-in model for "), std::string::npos) << source;
+    return std::stoi(source.substr(source.rfind("for ") + 4));
+  };
+  EXPECT_EQ(ranks_of(1), 2);
+  EXPECT_EQ(ranks_of(2), 2);
+  EXPECT_EQ(ranks_of(3), 3);
+  EXPECT_EQ(ranks_of(6), 5);
+  EXPECT_EQ(ranks_of(8), 8);
+  EXPECT_EQ(ranks_of(4096), 8);
+  for (int job : {2, 3, 4, 5, 7, 8}) {
+    const ccl::MachineModel m = ccl::builtin_machine_model(job);
+    EXPECT_EQ(ranks_of(job), job);
+    EXPECT_GT(m.alpha, 0);
+    EXPECT_GT(m.beta, 0);
+    EXPECT_FALSE(m.profiles.empty());
+  }
 }
 
 }  // namespace
@@ -142,9 +176,11 @@ TEST(MachineModel, ProfilesScalePredictionsBySizeAndRoundTrip) {
   const ccl::Choice bin{binomial, {}}, lin{linear, {}};
   m.profiles[ccl::MachineModel::profile_key(bin)].points = {{64, 1.0}, {4096, 4.0}, {65536, 16.0}};
   const ccl::Cost c{4, 1000, 10};
-  auto at = [](std::size_t bytes) { return shape(ccl::CollKind::scatter, 8, bytes / sizeof(double)); };
+  auto at = [](std::size_t bytes) {
+    return shape(ccl::CollKind::scatter, 8, bytes / sizeof(double));
+  };
   EXPECT_DOUBLE_EQ(m.predict(bin, at(64), c), m.predict(c));
-  EXPECT_DOUBLE_EQ(m.predict(bin, at(8), c), m.predict(c));  // held below the first point
+  EXPECT_DOUBLE_EQ(m.predict(bin, at(8), c), m.predict(c));            // held below the first point
   EXPECT_NEAR(m.predict(bin, at(512), c), 2.0 * m.predict(c), 1e-15);  // log-log halfway
   EXPECT_NEAR(m.predict(bin, at(16384), c), 8.0 * m.predict(c), 1e-15);
   EXPECT_DOUBLE_EQ(m.predict(bin, at(1 << 20), c), 16.0 * m.predict(c));  // held above the last
@@ -167,16 +203,23 @@ TEST(MachineModel, ProfilesScalePredictionsBySizeAndRoundTrip) {
 
   const std::string head = "alpha 1e-6\nbeta 1e-10\ngamma 1e-10\n";
   std::ofstream(path) << head << "profile scatter bogus 8:1\n";
-  EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: no algorithm"), std::string::npos);
-  for (const char* bad : {"profile scatter linear 8:0", "profile scatter linear 8:1 8:2", "profile scatter linear",
-                          "profile scatter linear 8", "profile scatter linear 8:x", "profile scatter linear 16:1 8:1"}) {
+  EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: no algorithm"),
+            std::string::npos);
+  for (const char* bad : {"profile scatter linear 8:0", "profile scatter linear 8:1 8:2",
+                          "profile scatter linear", "profile scatter linear 8",
+                          "profile scatter linear 8:x", "profile scatter linear 16:1 8:1"}) {
     std::ofstream(path) << head << bad << "\n";
-    EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: expected"), std::string::npos) << bad;
+    EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: expected"),
+              std::string::npos)
+        << bad;
   }
-  for (const char* bad : {"profile reduce segmented_binomial:k=2 8:1", "profile reduce segmented_binomial:seg=0 8:1",
-                          "profile reduce segmented_binomial:seg 8:1"}) {
+  for (const char* bad :
+       {"profile reduce segmented_binomial:k=2 8:1", "profile reduce segmented_binomial:seg=0 8:1",
+        "profile reduce segmented_binomial:seg 8:1"}) {
     std::ofstream(path) << head << bad << "\n";
-    EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: "), std::string::npos) << bad;
+    EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: "),
+              std::string::npos)
+        << bad;
   }
   std::remove(path.c_str());
 }
@@ -188,7 +231,8 @@ TEST(MachineModel, SegmentProfilesChooseTheSegmentSize) {
   const ccl::Algorithm* seg = ccl::find_algorithm(ccl::CollKind::reduce, "segmented_binomial");
   ASSERT_NE(seg, nullptr);
   const ccl::Shape s = shape(ccl::CollKind::reduce, 2, (std::size_t{4} << 20) / sizeof(double));
-  const ccl::Choice small{seg, ccl::parse_params("seg=8192")}, large{seg, ccl::parse_params("seg=524288")};
+  const ccl::Choice small{seg, ccl::parse_params("seg=8192")},
+      large{seg, ccl::parse_params("seg=524288")};
   EXPECT_EQ(ccl::MachineModel::profile_key(small), "reduce segmented_binomial:seg=8192");
   EXPECT_EQ(ccl::MachineModel::profile_key(ccl::Choice{seg, {}}), "reduce segmented_binomial");
 

@@ -75,6 +75,12 @@ MachineModel default_machine_model();
 // "profile <collective> <algorithm>[:seg=<bytes>] <bytes>:<ratio> ..." lines; errors name
 // file:line.
 MachineModel load_machine_model(const std::string& path);
+// The calibrated model shipped with ccl that suits a job of `ranks` ranks: the one calibrated at
+// the nearest rank count (comm/models/README.md); the plain default when none is built in.
+MachineModel builtin_machine_model(int ranks);
+// What the MPI runtime does at start-up: the built-in model for its rank count, unless CCL_MODEL
+// names a file or asks for "plain" (the bare default α, β, γ).
+void use_builtin_model(int ranks);
 void save_machine_model(const MachineModel& m, const std::string& path);
 const MachineModel& machine_model();
 void set_machine_model(const MachineModel& m);

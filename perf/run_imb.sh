@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The Intel MPI Benchmarks (IMB-MPI1, public source, built by hand: no internet here, so it is
+# not fetched by this script) with libccl_mpi preloaded, against the MPI library's own
+# collectives as a user would pick them: Open MPI 4.1's tuned (default), sm, han and adapt, each
+# forced in its own job. No model file (out of the box). At each rank count the jobs alternate
+# over ROUNDS rounds; a case's time is its median t_avg (IMB: each call between barriers, roots
+# rotating, the mean over ranks), and ccl's ratio is against the best peer per case.
+# Writes perf/results/imb.csv and imb.png (ccl / best peer, a panel per rank count) and prints
+# one summary line per rank count.
+#   IMB=/path/to/IMB-MPI1 CCL_BENCH_RANKS="2 4" ROUNDS=2 perf/run_imb.sh
+# Build IMB against Open MPI by hand, e.g. from github.com/intel/mpi-benchmarks:
+#   make IMB-MPI1 CC=mpicc CXX="mpicxx -DOMPI_SKIP_MPICXX -Wno-error"
+set -euo pipefail
+source "$(dirname "$0")/../scripts/common.sh"
+root=$(ccl_root)
+imb=${IMB:?set IMB to an IMB-MPI1 built against Open MPI}
+ccl_perf_prepare
+out=$(ccl_results_dir)
+jobs="$out/imb_jobs"
+rm -rf "$jobs" && mkdir -p "$jobs"
+unset CCL_MODEL
+lib="$root/build/comm/drop_in/libccl_mpi.so"
+benches="Bcast,Reduce,Allreduce,Scatter,Gather,Allgather,Alltoall,Barrier"
+configs=(ccl tuned sm han adapt)
+for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
+  for round in $(seq 1 "${ROUNDS:-2}"); do
+    for config in "${configs[@]}"; do
+      extra=()
+      case $config in
+        ccl) extra=(-x LD_PRELOAD="$lib") ;;
+        tuned) ;;
+        *) extra=(--mca "coll_${config}_priority" 100) ;;
+      esac
+      mpirun -np "$np" --oversubscribe "${extra[@]}" "$imb" -npmin "$np" -msglog 3:22 \
+        -time 2 -iter 1000 -zero_size off "$benches" > "$jobs/np${np}_${config}_$round.txt"
+    done
+  done
+done
+
+# IMB's tables: "# Benchmarking NAME", then rows "bytes reps t_min t_max t_avg" (Barrier: no
+# bytes). One row per job and case: config, np, bench, bytes, t_avg.
+for f in "$jobs"/*.txt; do
+  base=$(basename "$f" .txt)
+  np=${base%%_*}; np=${np#np}
+  config=${base#*_}; config=${config%_*}
+  awk -v np="$np" -v config="$config" '
+    /^# Benchmarking/ { bench = $3; next }
+    /^#/ || NF == 0 { next }
+    bench != "" && $1 ~ /^[0-9]+$/ {
+      if (bench == "Barrier" && NF == 4) print config "," np "," bench ",0," $4
+      else if (NF >= 5) print config "," np "," bench "," $1 "," $5
+    }' "$f"
+done > "$jobs/rows.csv"
+
+result="$out/imb.csv"
+awk -F, -v configs="${configs[*]}" '
+  function median(list,   n, a, i, j, t) {
+    n = split(list, a, " ")
+    for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+  }
+  {
+    key = $3 "," $2 "," $4
+    if (!(key in seen)) { seen[key] = 1; order[++cases] = key }
+    t[key, $1] = t[key, $1] " " $5
+  }
+  END {
+    n = split(configs, names, " ")
+    printf "benchmark,ranks,bytes,ccl_us"
+    for (i = 2; i <= n; ++i) printf ",%s_us", names[i]
+    print ",best_peer,best_us,ratio"
+    for (c = 1; c <= cases; ++c) {
+      key = order[c]
+      if (t[key, "ccl"] == "") continue
+      mine = median(t[key, "ccl"]); best = ""; who = ""
+      printf "%s,%.3f", key, mine
+      for (i = 2; i <= n; ++i) {
+        m = t[key, names[i]] == "" ? "" : median(t[key, names[i]])
+        printf ",%s", m
+        if (m != "" && (best == "" || m + 0 < best + 0)) { best = m; who = names[i] }
+      }
+      printf ",%s,%.3f,%.4f\n", who, best, best > 0 ? mine / best : 0
+    }
+  }' "$jobs/rows.csv" > "$result"
+
+for np in $(tail -n +2 "$result" | cut -d, -f2 | sort -n | uniq); do
+  awk -F, -v np="$np" '
+    NR > 1 && $2 == np { r[++n] = $NF; if ($NF > 1.1) above++; if ($NF > w) { w = $NF; at = $1 " " $3 " B" } }
+    END {
+      for (i = 2; i <= n; ++i) for (j = i; j > 1 && r[j - 1] > r[j]; --j) { t = r[j]; r[j] = r[j - 1]; r[j - 1] = t }
+      med = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+      printf "run_imb: %d ranks, %d cases, libccl_mpi / best Open MPI component (IMB t_avg): median %.2f, worst %.2f (%s), above 1.1 in %d\n", np, n, med, w, at, above
+    }' "$result"
+done
+
+{
+  echo "set terminal pngcairo size 1500,900 font ',9'"
+  echo "set output '$out/imb.png'"
+  echo "set termoption noenhanced; set datafile separator ','; set logscale x 2; set logscale y 2; set grid"
+  echo "set xtics ('8' 8, '512' 512, '32K' 32768, '1M' 1048576, '4M' 4194304); set xrange [5:6000000]"
+  echo "set xlabel 'bytes'; set ylabel 'libccl_mpi / best Open MPI component (IMB t_avg)'"
+  nps=$(tail -n +2 "$result" | cut -d, -f2 | sort -n | uniq)
+  echo "set multiplot layout 2,3"
+  for np in $nps; do
+    echo "set title '$np ranks'"
+    printf "plot 1 notitle lc rgb 'black'"
+    for b in ${benches//,/ }; do
+      [ "$b" = Barrier ] && continue
+      printf ", '%s' using (\$2 == %s && strcol(1) eq '%s' ? \$3 : 1/0):(\$NF) with linespoints title '%s'" "$result" "$np" "$b" "$b"
+    done
+    echo
+  done
+  echo "unset multiplot"
+} | gnuplot
+echo "run_imb: wrote $result and $out/imb.png"
