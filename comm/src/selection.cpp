@@ -206,6 +206,9 @@ const AlgorithmProfile* MachineModel::profile_of(const Choice& choice) const {
 }
 
 double MachineModel::ratio(const Choice& choice, const Shape& s) const {
+  // An indexv member knows only its own counts, so its choice must not depend on them: a
+  // profile read at its own bytes would let members choose differently.
+  if (s.kind == CollKind::indexv) return 1.0;
   const AlgorithmProfile* p = profile_of(choice);
   return p == nullptr ? 1.0 : p->ratio_at(profile_bytes(s));
 }

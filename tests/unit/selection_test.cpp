@@ -118,6 +118,26 @@ TEST(MachineModel, SavedAndLoadedAndBadFilesNamed) {
   std::remove(path.c_str());
 }
 
+// Members of an indexv know only their own counts: a profile must not make their choices differ
+// (with the built-in models, 7 ranks chose linear on one member and pairwise on another).
+TEST(MachineModel, IndexvChoiceIgnoresProfilesOfLocalCounts) {
+  ccl::MachineModel m{1e-6, 1e-10, 1e-10, "test", {}, false};
+  m.profiles["indexv linear"].points = {{8, 0.01}, {1 << 20, 100.0}};
+  m.profiles["indexv pairwise"].points = {{8, 100.0}, {1 << 20, 0.01}};
+  ccl::set_machine_model(m);
+  auto indexv = [](std::size_t each) {
+    ccl::Shape s;
+    s.kind = ccl::CollKind::indexv;
+    s.size = 4;
+    s.elem = 8;
+    s.counts.assign(4, each);
+    s.recv_counts.assign(4, 1);
+    return s;
+  };
+  EXPECT_EQ(ccl::select(indexv(1)).str(), ccl::select(indexv(1 << 17)).str());
+  ccl::set_machine_model(ccl::default_machine_model());
+}
+
 // The calibrated models compiled in (comm/models/np<N>.txt): each parses and carries profiles,
 // and a job gets the one calibrated at the nearest rank count (the lower of two as near).
 TEST(MachineModel, BuiltInModelOfTheNearestRankCount) {
