@@ -4,12 +4,14 @@
 # jobs alternating over ROUNDS rounds:
 #   tuned, sm, han, adapt  Open MPI 4.1's coll components, each forced (--mca coll_<name>_priority
 #                          100; tuned is the default), ccl built against Open MPI;
-#   mpich                  MPICH 4.0 (build-mpich/, the mpich preset), ccl built against MPICH.
+#   mpich                  MPICH 4.0 (build-mpich/, the mpich preset), ccl built against MPICH;
+#                          only where ranks do not outnumber cores (MPICH_OVERSUBSCRIBED=1: all).
 # Every job times ccl too, so ccl's time per case is the median over the Open MPI jobs (and, as
 # ccl_mpich, over the MPICH jobs). The best peer per case is the fastest peer's median.
 # Writes perf/results/peers.csv, peers.png (ccl / best peer, a panel per rank count) and
 # prints one summary line per rank count.
 #   CCL_BENCH_RANKS="2 4" ROUNDS=2 perf/run_peers.sh [extra ccl-bench-collectives options]
+# (SUMMARY_ONLY=1 summarises the last run's jobs again.)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/common.sh"
 root=$(ccl_root)
@@ -18,26 +20,36 @@ ccl_perf_prepare
   --target ccl-bench-collectives > /dev/null)
 out=$(ccl_results_dir)
 jobs="$out/peers_jobs"
-rm -rf "$jobs" && mkdir -p "$jobs"
-unset CCL_MODEL  # out of the box: whatever ccl chooses without a model file
 peers=(tuned sm han adapt mpich)
-for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
-  for round in $(seq 1 "${ROUNDS:-2}"); do
-    for peer in "${peers[@]}"; do
-      csv="$jobs/np${np}_${peer}_$round.csv"
-      case $peer in
-        mpich)
-          mpiexec.mpich -n "$np" "$root/build-mpich/perf/ccl-bench-collectives" --peer mpich \
-            --sweeps 1 --csv "$csv" "$@" ;;
-        *)
-          mca=()
-          [ "$peer" = tuned ] || mca=(--mca "coll_${peer}_priority" 100)
-          mpirun -np "$np" --oversubscribe "${mca[@]}" "$root/build/perf/ccl-bench-collectives" \
-            --peer "$peer" --sweeps 1 --csv "$csv" "$@" ;;
-      esac > "$jobs/np${np}_${peer}_$round.log"
+# SUMMARY_ONLY=1: summarise the jobs of the last run again, without running any.
+if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
+  rm -rf "$jobs" && mkdir -p "$jobs"
+  unset CCL_MODEL  # out of the box: whatever ccl chooses without a model file
+  for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
+    for round in $(seq 1 "${ROUNDS:-2}"); do
+      for peer in "${peers[@]}"; do
+        # MPICH's ch4 spins in every waiting rank: with more ranks than cores one job ran past ten
+        # minutes at 3 ranks on 2 cores (ccl's and Open MPI's take seconds), so there it is left
+        # out unless MPICH_OVERSUBSCRIBED=1.
+        if [ "$peer" = mpich ] && [ "$np" -gt "$(nproc)" ] &&
+          [ "${MPICH_OVERSUBSCRIBED:-0}" != 1 ]; then
+          continue
+        fi
+        csv="$jobs/np${np}_${peer}_$round.csv"
+        case $peer in
+          mpich)
+            mpiexec.mpich -n "$np" "$root/build-mpich/perf/ccl-bench-collectives" --peer mpich \
+              --sweeps 1 --csv "$csv" "$@" ;;
+          *)
+            mca=()
+            [ "$peer" = tuned ] || mca=(--mca "coll_${peer}_priority" 100)
+            mpirun -np "$np" --oversubscribe "${mca[@]}" "$root/build/perf/ccl-bench-collectives" \
+              --peer "$peer" --sweeps 1 --csv "$csv" "$@" ;;
+        esac > "$jobs/np${np}_${peer}_$round.log"
+      done
     done
   done
-done
+fi
 
 # One row per case: medians over the jobs (column 5 ccl_us, 6 mpi_us, 19 peer). The quoted
 # algorithm column may hold commas (intercom:mesh=2,plan=RG): they become semicolons first.
@@ -62,16 +74,19 @@ sed -E ':a; s/^([^"]*"[^",]*),([^"]*")/\1;\2/; ta' "$jobs"/np*_*.csv | awk -F, -
     print ",best_peer,best_us,ratio_best,ratio_mpich"
     for (c = 1; c <= cases; ++c) {
       key = order[c]
-      mine = median(ccl[key]); theirs = median(ccl_mpich[key])
+      mine = median(ccl[key]); theirs = key in ccl_mpich ? median(ccl_mpich[key]) : 0
       best = ""; best_us = 0; row = ""
       for (i = 1; i <= np; ++i) {
         t = (key SUBSEP names[i]) in peer_time ? median(peer_time[key, names[i]]) : ""
         row = row "," t
         if (t != "" && (best == "" || t + 0 < best_us)) { best = names[i]; best_us = t + 0 }
       }
-      mpich_us = median(peer_time[key, "mpich"])
-      printf "%s,%.3f,%.3f%s,%s,%.3f,%.4f,%.4f\n", key, mine, theirs, row, best, best_us,
-             mine / best_us, theirs / mpich_us
+      # No MPICH job at this rank count: its columns stay empty.
+      mpich_us = (key SUBSEP "mpich") in peer_time ? median(peer_time[key, "mpich"]) : 0
+      mine_mpich = theirs > 0 ? sprintf("%.3f", theirs) : ""
+      ratio_mpich = mpich_us > 0 ? sprintf("%.4f", theirs / mpich_us) : ""
+      printf "%s,%.3f,%s%s,%s,%.3f,%.4f,%s\n", key, mine, mine_mpich, row, best, best_us,
+             mine / best_us, ratio_mpich
     }
   }' > "$result"
 
@@ -84,14 +99,17 @@ for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
       return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
     }
     NR > 1 && $2 == np {
-      ++n; ratios = ratios " " $(NF - 1); mpich = mpich " " $NF
+      ++n; ratios = ratios " " $(NF - 1); if ($NF != "") mpich = mpich " " $NF
       if ($(NF - 1) + 0 > worst) { worst = $(NF - 1) + 0; at = $1 " " $3 " B" }
       if ($(NF - 1) > 1.1) ++above; if ($(NF - 1) < 1) ++faster
     }
     END {
-      med = median(ratios); medm = median(mpich)
-      printf "run_peers: %d ranks, %d cases, ccl / best of tuned, sm, han, adapt, MPICH (per call, no model file): median %.2f, worst %.2f (%s), above 1.1 in %d, faster in %d; ccl on MPICH / MPICH: median %.2f\n",
-             np, n, med, worst, at, above, faster, medm
+      med = median(ratios)
+      with = mpich == "" ? "" : ", MPICH"
+      printf "run_peers: %d ranks, %d cases, ccl / best of tuned, sm, han, adapt%s (per call, no model file): median %.2f, worst %.2f (%s), above 1.1 in %d, faster in %d",
+             np, n, with, med, worst, at, above, faster
+      if (mpich != "") printf "; ccl on MPICH / MPICH: median %.2f", median(mpich)
+      printf "\n"
     }' "$result"
 done
 plot_csv="$jobs/plot.csv"
