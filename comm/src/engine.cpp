@@ -29,8 +29,11 @@ void Engine::drop_done() {
     finished_.push_back(op);
     return true;
   });
-  for (Operation* op : finished_) op->release();
-  finished_.clear();
+  // Released from a list of its own, should a release (dropping a group) come back here.
+  std::vector<Operation*> releasing = std::move(finished_);
+  for (Operation* op : releasing) op->release();
+  releasing.clear();
+  finished_ = std::move(releasing);  // its capacity, for the next time
 }
 
 Progress Engine::progress_all() {
