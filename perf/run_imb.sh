@@ -17,25 +17,28 @@ imb=${IMB:?set IMB to an IMB-MPI1 built against Open MPI}
 ccl_perf_prepare
 out=$(ccl_results_dir)
 jobs="$out/imb_jobs"
-rm -rf "$jobs" && mkdir -p "$jobs"
-unset CCL_MODEL
 lib="$root/build/comm/drop_in/libccl_mpi.so"
 benches="Bcast,Reduce,Allreduce,Scatter,Gather,Allgather,Alltoall,Barrier"
 configs=(ccl tuned sm han adapt)
-for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
-  for round in $(seq 1 "${ROUNDS:-2}"); do
-    for config in "${configs[@]}"; do
-      extra=()
-      case $config in
-        ccl) extra=(-x LD_PRELOAD="$lib") ;;
-        tuned) ;;
-        *) extra=(--mca "coll_${config}_priority" 100) ;;
-      esac
-      mpirun -np "$np" --oversubscribe "${extra[@]}" "$imb" -npmin "$np" -msglog 3:22 \
-        -time 2 -iter 1000 -zero_size off "$benches" > "$jobs/np${np}_${config}_$round.txt"
+# SUMMARY_ONLY=1: summarise the last run's jobs again, without running any.
+if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
+  rm -rf "$jobs" && mkdir -p "$jobs"
+  unset CCL_MODEL
+  for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
+    for round in $(seq 1 "${ROUNDS:-2}"); do
+      for config in "${configs[@]}"; do
+        extra=()
+        case $config in
+          ccl) extra=(-x LD_PRELOAD="$lib") ;;
+          tuned) ;;
+          *) extra=(--mca "coll_${config}_priority" 100) ;;
+        esac
+        mpirun -np "$np" --oversubscribe "${extra[@]}" "$imb" -npmin "$np" -msglog 3:22 \
+          -time 2 -iter 1000 -zero_size off "$benches" > "$jobs/np${np}_${config}_$round.txt"
+      done
     done
   done
-done
+fi
 
 # IMB's tables: "# Benchmarking NAME", then rows "bytes reps t_min t_max t_avg" (Barrier: no
 # bytes). One row per job and case: config, np, bench, bytes, t_avg.
@@ -79,7 +82,8 @@ awk -F, -v configs="${configs[*]}" '
         printf ",%s", m
         if (m != "" && (best == "" || m + 0 < best + 0)) { best = m; who = names[i] }
       }
-      printf ",%s,%.3f,%.4f\n", who, best, best > 0 ? mine / best : 0
+      ratio = best > 0 ? mine / best : 0
+      printf ",%s,%.3f,%.4f\n", who, best, ratio
     }
   }' "$jobs/rows.csv" > "$result"
 
@@ -106,7 +110,7 @@ done
     printf "plot 1 notitle lc rgb 'black'"
     for b in ${benches//,/ }; do
       [ "$b" = Barrier ] && continue
-      printf ", '%s' using (\$2 == %s && strcol(1) eq '%s' ? \$3 : 1/0):(\$NF) with linespoints title '%s'" "$result" "$np" "$b" "$b"
+      printf ", '%s' using (\$2 == %s && strcol(1) eq '%s' ? \$3 : 1/0):11 with linespoints title '%s'" "$result" "$np" "$b" "$b"
     done
     echo
   done

@@ -53,8 +53,15 @@ int cancel_pending(void*, int) {
 }  // namespace
 
 void note_algorithm(MpiCall which, CollKind kind) {
-  const std::string_view algorithm = statistics().of(kind).algorithm;
-  usage(which).algorithms[{kind, algorithm}] += 1;
+  const std::pair<CollKind, std::string_view> key{kind, statistics().of(kind).algorithm};
+  Usage& u = usage(which);
+  // Algorithm names are static storage: the same name is the same pointer.
+  if (u.last_count == nullptr || key.first != u.last_algorithm.first ||
+      key.second.data() != u.last_algorithm.second.data()) {
+    u.last_algorithm = key;
+    u.last_count = &u.algorithms[key];
+  }
+  *u.last_count += 1;
 }
 
 int report_failure(MpiCall which, MPI_Comm comm, const std::exception& e) {

@@ -69,6 +69,10 @@ struct Usage {
   std::uint64_t ticks = 0;   // inside the MPI call (start only, for nonblocking ones)
   // (ccl collective, algorithm name: static storage) -> calls; no string is built per call.
   std::map<std::pair<CollKind, std::string_view>, std::uint64_t> algorithms;
+  // The entry the last call counted into (a map node: stable), which the next call of a loop
+  // usually counts into again without a lookup.
+  std::pair<CollKind, std::string_view> last_algorithm{};
+  std::uint64_t* last_count = nullptr;
   std::map<std::string, std::uint64_t> reasons;     // fallback reason -> calls
 };
 

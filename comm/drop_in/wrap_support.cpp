@@ -45,6 +45,7 @@ std::shared_ptr<CommEntry> admit(MpiCall which, MPI_Comm comm, std::initializer_
 }
 
 Plan::~Plan() {
+  if (kept_types.empty()) return;  // most plans: no MPI call on the way out
   int finalized = 0;
   PMPI_Finalized(&finalized);
   if (finalized) return;
