@@ -56,12 +56,7 @@ for f in "$jobs"/*.txt; do
 done > "$jobs/rows.csv"
 
 result="$out/imb.csv"
-awk -F, -v configs="${configs[*]}" '
-  function median(list,   n, a, i, j, t) {
-    n = split(list, a, " ")
-    for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
+awk -F, -v configs="${configs[*]}" "$CCL_AWK_MEDIAN"'
   {
     key = $3 "," $2 "," $4
     if (!(key in seen)) { seen[key] = 1; order[++cases] = key }
@@ -88,11 +83,10 @@ awk -F, -v configs="${configs[*]}" '
   }' "$jobs/rows.csv" > "$result"
 
 for np in $(tail -n +2 "$result" | cut -d, -f2 | sort -n | uniq); do
-  awk -F, -v np="$np" '
-    NR > 1 && $2 == np { r[++n] = $NF; if ($NF > 1.1) above++; if ($NF > w) { w = $NF; at = $1 " " $3 " B" } }
+  awk -F, -v np="$np" "$CCL_AWK_MEDIAN"'
+    NR > 1 && $2 == np { ++n; r = r " " $NF; if ($NF > 1.1) above++; if ($NF > w) { w = $NF; at = $1 " " $3 " B" } }
     END {
-      for (i = 2; i <= n; ++i) for (j = i; j > 1 && r[j - 1] > r[j]; --j) { t = r[j]; r[j] = r[j - 1]; r[j - 1] = t }
-      med = n % 2 ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+      med = median(r)
       printf "run_imb: %d ranks, %d cases, libccl_mpi / best Open MPI component (IMB t_avg): median %.2f, worst %.2f (%s), above 1.1 in %d\n", np, n, med, w, at, above
     }' "$result"
 done

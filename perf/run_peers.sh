@@ -54,12 +54,7 @@ fi
 # One row per case: medians over the jobs (column 5 ccl_us, 6 mpi_us, 19 peer). The quoted
 # algorithm column may hold commas (intercom:mesh=2,plan=RG): they become semicolons first.
 result="$out/peers.csv"
-sed -E ':a; s/^([^"]*"[^",]*),([^"]*")/\1;\2/; ta' "$jobs"/np*_*.csv | awk -F, -v peers="${peers[*]}" '
-  function median(list,   n, a, i, j, t) {
-    n = split(list, a, " ")
-    for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-  }
+sed -E ':a; s/^([^"]*"[^",]*),([^"]*")/\1;\2/; ta' "$jobs"/np*_*.csv | awk -F, -v peers="${peers[*]}" "$CCL_AWK_MEDIAN"'
   $1 == "collective" { next }
   {
     key = $1 "," $3 "," $4
@@ -92,12 +87,7 @@ sed -E ':a; s/^([^"]*"[^",]*),([^"]*")/\1;\2/; ta' "$jobs"/np*_*.csv | awk -F, -
 
 # The summary per rank count, and the plot (plot_collectives.sh reads columns 1, 3-7).
 for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
-  awk -F, -v np="$np" '
-    function median(list,   n, a, i, j, t) {
-      n = split(list, a, " ")
-      for (i = 2; i <= n; ++i) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; --j) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
-      return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-    }
+  awk -F, -v np="$np" "$CCL_AWK_MEDIAN"'
     NR > 1 && $2 == np {
       ++n; ratios = ratios " " $(NF - 1); if ($NF != "") mpich = mpich " " $NF
       if ($(NF - 1) + 0 > worst) { worst = $(NF - 1) + 0; at = $1 " " $3 " B" }
