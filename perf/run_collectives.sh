@@ -14,8 +14,8 @@ out=$(ccl_results_dir)
 csv="$out/collectives.csv"
 rm -f "$csv" "$out"/collectives_np*.csv "$out"/model_np*.txt
 for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
-  mpirun -np "$np" --oversubscribe "$root/build/tools/ccl-calibrate" --output "$out/model_np$np.txt" > /dev/null
-  CCL_MODEL="$out/model_np$np.txt" mpirun -np "$np" --oversubscribe -x CCL_MODEL \
+  mpirun -np "$np" $(ccl_oversubscribe "$np") "$root/build/tools/ccl-calibrate" --output "$out/model_np$np.txt" > /dev/null
+  CCL_MODEL="$out/model_np$np.txt" mpirun -np "$np" $(ccl_oversubscribe "$np") -x CCL_MODEL \
     "$root/build/perf/ccl-bench-collectives" --csv "$out/collectives_np$np.csv" "$@"
   if [ ! -f "$csv" ]; then head -n 1 "$out/collectives_np$np.csv" > "$csv"; fi
   tail -n +2 "$out/collectives_np$np.csv" >> "$csv"

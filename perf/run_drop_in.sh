@@ -25,8 +25,8 @@ lib="$root/build/comm/drop_in/libccl_mpi.so"
 csv="$out/drop_in_collectives.csv"
 rm -f "$csv"
 for np in ${CCL_DROP_IN_RANKS:-2 3 4 8}; do
-  mpirun -np "$np" --oversubscribe "$root/build/tools/ccl-calibrate" --output "$work/model_np$np.txt" > /dev/null
-  mpirun -np "$np" --oversubscribe -x LD_PRELOAD="$lib" -x CCL_MODEL="$work/model_np$np.txt" \
+  mpirun -np "$np" $(ccl_oversubscribe "$np") "$root/build/tools/ccl-calibrate" --output "$work/model_np$np.txt" > /dev/null
+  mpirun -np "$np" $(ccl_oversubscribe "$np") -x LD_PRELOAD="$lib" -x CCL_MODEL="$work/model_np$np.txt" \
     "$root/build/perf/ccl-bench-drop-in" --csv "$work/collectives_np$np.csv" "$@"
   if [ ! -f "$csv" ]; then head -n 1 "$work/collectives_np$np.csv" > "$csv"; fi
   tail -n +2 "$work/collectives_np$np.csv" >> "$csv"
@@ -54,8 +54,8 @@ for entry in "${decks[@]}"; do
   for np in ${CCL_DROP_IN_LAMMPS_RANKS:-1 2 4 8}; do
     : > "$dir/plain.times"; : > "$dir/ccl.times"; : > "$dir/ratios"
     for ((k = 1; k <= repeats; ++k)); do
-      (cd "$dir" && mpirun -np "$np" --oversubscribe lmp -in in.deck -log none -screen plain.out > /dev/null)
-      (cd "$dir" && mpirun -np "$np" --oversubscribe -x LD_PRELOAD="$lib" -x CCL_MPI_REPORT=1 \
+      (cd "$dir" && mpirun -np "$np" $(ccl_oversubscribe "$np") lmp -in in.deck -log none -screen plain.out > /dev/null)
+      (cd "$dir" && mpirun -np "$np" $(ccl_oversubscribe "$np") -x LD_PRELOAD="$lib" -x CCL_MPI_REPORT=1 \
         lmp -in in.deck -log none -screen ccl.out > report.out)
       grep -q "^ccl_mpi report" "$dir/report.out" || { echo "run_drop_in: no report from the drop-in in $name"; exit 1; }
       plain=$(ms_per_step "$dir/plain.out") ccl=$(ms_per_step "$dir/ccl.out")

@@ -33,7 +33,7 @@ if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
           tuned) ;;
           *) extra=(--mca "coll_${config}_priority" 100) ;;
         esac
-        mpirun -np "$np" --oversubscribe "${extra[@]}" "$imb" -npmin "$np" -msglog 3:22 \
+        mpirun -np "$np" $(ccl_oversubscribe "$np") "${extra[@]}" "$imb" -npmin "$np" -msglog 3:22 \
           -time 2 -iter 1000 -zero_size off "$benches" > "$jobs/np${np}_${config}_$round.txt"
       done
     done

@@ -35,9 +35,9 @@ run_case() {  # code kspace np name → runs the deck, leaves name.log, name.for
   sed -e "s/@CELLS@/$cells/g; s/@KSPACE@/$kspace/; s/@ACCURACY@/$accuracy/; s/@REFERENCE@/1e-10/; s|@OUT@|$name|" \
     "$root/perf/md/nacl.in.template" > "$name.in"
   if [ "$code" = lammps ]; then
-    mpirun -np "$np" --oversubscribe lmp -in "$name.in" -log none -screen "$name.log" > /dev/null
+    mpirun -np "$np" $(ccl_oversubscribe "$np") lmp -in "$name.in" -log none -screen "$name.log" > /dev/null
   else
-    mpirun -np "$np" --oversubscribe "$root/build/md/ewald-md" "$name.in" > "$name.log"
+    mpirun -np "$np" $(ccl_oversubscribe "$np") "$root/build/md/ewald-md" "$name.in" > "$name.log"
   fi
 }
 

@@ -43,7 +43,7 @@ if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
           *)
             mca=()
             [ "$peer" = tuned ] || mca=(--mca "coll_${peer}_priority" 100)
-            mpirun -np "$np" --oversubscribe "${mca[@]}" "$root/build/perf/ccl-bench-collectives" \
+            mpirun -np "$np" $(ccl_oversubscribe "$np") "${mca[@]}" "$root/build/perf/ccl-bench-collectives" \
               --peer "$peer" --sweeps 1 --csv "$csv" "$@" ;;
         esac > "$jobs/np${np}_${peer}_$round.log"
       done

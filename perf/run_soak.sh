@@ -14,7 +14,7 @@ echo "np,phase,step,resident_kib" > "$csv"
 status=0
 for np in ${CCL_SOAK_RANKS:-2 4 8}; do
   part=$(mktemp)
-  mpirun -np "$np" --oversubscribe "$root/build/perf/ccl-soak" --csv "$part" "$@" || status=1
+  mpirun -np "$np" $(ccl_oversubscribe "$np") "$root/build/perf/ccl-soak" --csv "$part" "$@" || status=1
   tail -n +2 "$part" | sed "s/^/$np,/" >> "$csv"
   rm -f "$part"
 done

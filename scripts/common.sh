@@ -78,6 +78,13 @@ ccl_mpi_env() {
   fi
 }
 
+# mpirun's --oversubscribe when np ranks outnumber the cores, else nothing: with it Open MPI binds
+# no rank to a core even when each could have one, and a job of 2 ranks is then not what a user
+# of `mpirun -np 2` gets (coll/sm's 256 KiB bcast on 2 ranks ran 3-8x slower unbound).
+ccl_oversubscribe() {
+  if [ "$1" -gt "$(nproc)" ]; then echo --oversubscribe; fi
+}
+
 # For the perf scripts' awk programs (prepend it): median(list), the median of the numbers in a
 # space-separated list.
 CCL_AWK_MEDIAN='

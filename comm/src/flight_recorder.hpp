@@ -1,6 +1,8 @@
 // The flight recorder: the last collectives a process completed, kept in a ring buffer so that a
 // hang report (watchdog.hpp) can say what this rank did before it got stuck. Recording copies a
-// fixed-size record (no allocation): it runs on every call, including the smallest.
+// fixed-size record (no allocation) and reads the clock. It runs on every call while the watchdog
+// is on (watchdog_on()), the reports being its only reader; off, it would cost a call of 8 B
+// about a tenth of its time (80 instructions, 10 ns of them the clock).
 #pragma once
 
 #include <array>

@@ -1,9 +1,9 @@
 // The MPI transport: a group's own communicator (derived from a private duplicate of
 // MPI_COMM_WORLD) and nonblocking point-to-point on it, with tag = instance × phases + phase.
-// Small messages between members on one node go through the node's shared-memory fabric
-// instead (shm_fabric.hpp), under the group's PGID as context, and so do large ones a schedule
-// has the sender copy (pushed); both sides pick the path from the message size, on which they
-// always agree.
+// Messages between members on one node, up to the fabric's stream limit, go through the node's
+// shared-memory fabric instead (shm_fabric.hpp), under the group's PGID as context, and so do
+// larger ones a schedule has the sender copy (pushed); both sides pick the path from the message
+// size, on which they always agree.
 #pragma once
 
 #include <mpi.h>
@@ -41,9 +41,10 @@ class MpiChannel final : public Channel {
                    const Cost& stamp, Handles& hs) override;
   void recv_pushed(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
                    Handles& hs) override;
-  // Large messages between members of one node, when its ranks can write into one another's memory.
+  // Messages between members of one node larger than the rings hold at once, when its ranks can
+  // write into one another's memory.
   bool pushes(int peer, std::size_t bytes) const override {
-    return bytes > ShmFabric::kMaxBytes && fabric_ != nullptr && fabric_->can_push() &&
+    return fabric_ != nullptr && bytes > fabric_->push_above() && fabric_->can_push() &&
            local_[static_cast<std::size_t>(peer)] >= 0;
   }
   bool test_all(Handles& hs) override;
@@ -58,7 +59,7 @@ class MpiChannel final : public Channel {
   // The fabric's node-local index of group member `peer` when a message of `bytes` to or from it
   // goes through shared memory, else -1.
   int shm_peer(int peer, std::size_t bytes) const {
-    if (fabric_ == nullptr || bytes > ShmFabric::kMaxBytes) return -1;
+    if (fabric_ == nullptr || bytes > fabric_->stream_limit()) return -1;
     return local_[static_cast<std::size_t>(peer)];
   }
   ShmOp* shm_op(bool is_send, int local, std::uint64_t tag, const std::byte* data, std::size_t bytes);

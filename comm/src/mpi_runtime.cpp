@@ -76,7 +76,7 @@ MPI_Comm communicator_for(MpiRuntime& rt, const std::vector<int>& members, std::
 // smaller tag space makes instance numbers wrap sooner; the tests use it to prove wrapping safe);
 // every rank takes the smallest value any rank asked for. CCL_TIMEOUT: the watchdog's seconds.
 // CCL_BARRIER: 1 or 0, the same on every rank (members in different modes would run different
-// schedules).
+// schedules). CCL_STREAM_MAX: bytes (the fabric takes the smallest any rank of a node asked for).
 std::uint64_t agreed_settings(MPI_Comm control) {
   int* mpi_ub = nullptr;
   int flag = 0;
@@ -86,22 +86,25 @@ std::uint64_t agreed_settings(MPI_Comm control) {
                                  : std::string(barrier) == "1"           ? 1
                                  : std::string(barrier) == "0"           ? 0
                                                                          : -1;
-  // tag limit, CCL_TIMEOUT valid, CCL_BARRIER as its lowest and (negated) highest value
-  long long mine[4] = {flag ? *mpi_ub : 32767, 1, barrier_code, -barrier_code};
+  // tag limit, CCL_TIMEOUT valid, CCL_BARRIER as its lowest and (negated) highest value,
+  // CCL_STREAM_MAX valid
+  long long mine[5] = {flag ? *mpi_ub : 32767, 1, barrier_code, -barrier_code, 1};
   if (const char* v = std::getenv("CCL_TAG_UB"); v != nullptr) {
     char* end = nullptr;
     const long long asked = std::strtoll(v, &end, 10);
     mine[0] = *v != '\0' && *end == '\0' && asked >= 7 ? std::min(mine[0], asked) : -1;
   }
   if (const char* v = std::getenv("CCL_TIMEOUT"); v != nullptr && !detail::valid_timeout(v)) mine[1] = 0;
-  long long agreed[4] = {0, 0, 0, 0};
-  MPI_Allreduce(mine, agreed, 4, MPI_LONG_LONG, MPI_MIN, control);
+  if (!detail::ShmFabric::stream_max_setting()) mine[4] = 0;
+  long long agreed[5] = {0, 0, 0, 0, 0};
+  MPI_Allreduce(mine, agreed, 5, MPI_LONG_LONG, MPI_MIN, control);
   if (agreed[0] < 0) {
     throw Error("ccl: CCL_TAG_UB must be an integer of at least 7 (at most MPI_TAG_UB is used) on every rank");
   }
   if (agreed[1] == 0) {
     throw Error("ccl: CCL_TIMEOUT must be a number of seconds, at least 0 (0 turns the watchdog off), on every rank");
   }
+  if (agreed[4] == 0) throw Error("ccl: CCL_STREAM_MAX must be a number of bytes on every rank");
   if (agreed[2] < 0 || agreed[2] != -agreed[3]) {
     throw Error("ccl: CCL_BARRIER must be 1 or 0, the same on every rank (or unset everywhere)");
   }

@@ -122,7 +122,7 @@ void Operation::finish() {
   const double seconds = timing_on ? tick_seconds(started_, ticks()) : 0.0;
   process_.stats.traffic += traffic_;
   record_call(process_.stats, kind_, traffic_.bytes, seconds, algorithm_, &main_run_->clock());
-  process_.recorder.add(*group_, call_, instance_, algorithm_, coarse_ns());
+  if (watchdog_on()) process_.recorder.add(*group_, call_, instance_, algorithm_, coarse_ns());
 }
 
 void Operation::release() {

@@ -63,6 +63,7 @@ void ShmFabric::start_push(ShmOp* op) {
   op->tag |= kAddressTag;
   op->data = reinterpret_cast<std::byte*>(op->control);
   op->bytes = sizeof op->control;
+  op->offset = 0;
   start(op);
 }
 
@@ -75,6 +76,7 @@ void ShmFabric::sent(ShmOp* op) {
   op->is_send = false;
   op->tag = (op->tag & ~kAddressTag) | kNoticeTag;
   op->bytes = sizeof(std::uint64_t);
+  op->offset = 0;
   start(op);
 }
 
@@ -107,6 +109,7 @@ void ShmFabric::write_pushed(ShmOp* op) {
   op->is_send = true;
   op->tag = (op->tag & ~kAddressTag) | kNoticeTag;
   op->bytes = sizeof(std::uint64_t);
+  op->offset = 0;
   start(op);  // done once the notice is in its ring
 }
 

@@ -8,14 +8,13 @@
 
 namespace ccl::detail {
 
-void ScheduleRun::reset(Channel& channel, std::uint64_t tag,
-                        const std::shared_ptr<const Schedule>& schedule, const std::byte* send,
-                        std::byte* recv, std::byte* scratch, const ReduceKernel* kernel,
-                        std::size_t elem, TrafficStats& traffic) {
+void ScheduleRun::reset(Channel& channel, std::uint64_t tag, const Schedule& schedule,
+                        const std::byte* send, std::byte* recv, std::byte* scratch,
+                        const ReduceKernel* kernel, std::size_t elem, TrafficStats& traffic) {
   channel_ = &channel;
   clocked_ = channel.clocked();
   tag_ = tag;
-  if (s_ != schedule) s_ = schedule;  // a loop reruns one schedule: no reference counting then
+  s_ = &schedule;
   binding_.base[static_cast<int>(Buffer::send)] = const_cast<std::byte*>(send);
   binding_.base[static_cast<int>(Buffer::recv)] = recv;
   binding_.base[static_cast<int>(Buffer::scratch)] = scratch;
@@ -147,7 +146,8 @@ bool ScheduleRun::exchange_pair() {
 
 void ScheduleRun::abandon() {
   if (channel_ != nullptr) channel_->end_round(handles_);
-  s_.reset();
+  s_ = nullptr;
+  kept_.reset();
 }
 
 void ScheduleRun::post_transfers() {

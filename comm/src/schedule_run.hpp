@@ -30,7 +30,16 @@ class ScheduleRun final : public Stage {
   // The buffers come as pointers, bound here (no Binding record built and copied per call).
   void reset(Channel& channel, std::uint64_t tag, const std::shared_ptr<const Schedule>& schedule,
              const std::byte* send, std::byte* recv, std::byte* scratch, const ReduceKernel* kernel,
-             std::size_t elem, TrafficStats& traffic);
+             std::size_t elem, TrafficStats& traffic) {
+    if (kept_ != schedule) kept_ = schedule;  // a loop reruns one schedule: no reference counting
+    reset(channel, tag, *schedule, send, recv, scratch, kernel, elem, traffic);
+  }
+  // The same with a schedule its caller keeps alive until the run ends (start.cpp's direct run,
+  // whose memo holds it): no reference counted, whose atomic add waits for every earlier store,
+  // as a loop over rotating roots, whose schedule changes on every call, would otherwise pay.
+  void reset(Channel& channel, std::uint64_t tag, const Schedule& schedule, const std::byte* send,
+             std::byte* recv, std::byte* scratch, const ReduceKernel* kernel, std::size_t elem,
+             TrafficStats& traffic);
   Progress progress() override;
   // Blocks in the transport, or polls while the watchdog is armed (watchdog.hpp).
   void block() override;
@@ -53,7 +62,8 @@ class ScheduleRun final : public Stage {
   Channel* channel_ = nullptr;
   bool clocked_ = false;  // the channel's clocked(): the critical-path clock is kept only then
   std::uint64_t tag_ = 0;
-  std::shared_ptr<const Schedule> s_;
+  const Schedule* s_ = nullptr;
+  std::shared_ptr<const Schedule> kept_;  // s_'s owner when the run keeps it alive itself
   Binding binding_;
   const ReduceKernel* kernel_ = nullptr;
   std::size_t elem_ = 1;

@@ -61,13 +61,17 @@ constexpr std::uint64_t kLargeCells = 8;
 constexpr std::size_t kBudget = std::size_t{128} << 20;  // whole segment, all rings of a node
 constexpr std::size_t kWord = sizeof(std::uint64_t);    // the cell's word; the payload follows
 
-// The cell's word: seq (16 bits) | new context (1) | bytes (15) | tag (32). A 16-bit seq tells
-// this lap's message from the last lap's as long as a ring has fewer than 2^16 cells.
-constexpr std::uint64_t kSeqMask = 0xffff, kNewContext = 1u << 16;
-static_assert(kTinyCells < kSeqMask && ccl::detail::ShmFabric::kMaxBytes < (1u << 15));
+// The cell's word: seq (16 bits) | new context (1) | bytes (14) | more (1) | tag (32). A 16-bit
+// seq tells this lap's message from the last lap's as long as a ring has fewer than 2^16 cells.
+// `more`: a piece of a streamed message that other pieces follow (stream_transfer.cpp).
+constexpr std::uint64_t kSeqMask = 0xffff, kNewContext = 1u << 16, kBytesMask = 0x3fff,
+                        kMore = std::uint64_t{1} << 31;
+static_assert(kTinyCells < kSeqMask && ccl::detail::ShmFabric::kMaxBytes <= kBytesMask);
 
-std::uint64_t cell_word(std::uint64_t message, bool new_context, std::size_t bytes, std::uint64_t tag) {
-  return ((message + 1) & kSeqMask) | (new_context ? kNewContext : 0) | (std::uint64_t{bytes} << 17) | (tag << 32);
+std::uint64_t cell_word(std::uint64_t message, bool new_context, std::size_t bytes, bool more,
+                        std::uint64_t tag) {
+  return ((message + 1) & kSeqMask) | (new_context ? kNewContext : 0) |
+         (std::uint64_t{bytes} << 17) | (more ? kMore : 0) | (tag << 32);
 }
 
 std::atomic_ref<std::uint64_t> word(std::byte* at) {
@@ -149,6 +153,7 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
   }
   f->oversubscribed_ = static_cast<long>(L) > sysconf(_SC_NPROCESSORS_ONLN);
   f->can_push_ = f->probe_push();
+  f->stream_limit_ = f->agreed_stream_limit();
   return f;
 }
 
@@ -205,7 +210,7 @@ void ShmFabric::start(ShmOp* op) {
   Peer& p = peers_[static_cast<std::size_t>(op->peer)];
   if (op->is_send) {
     Lane& lane = p.lanes[size_class(op->bytes)];
-    if (lane.queued.empty() && push(op->peer, op->context, op->tag, op->data, op->bytes)) {
+    if (lane.queued.empty() && push_op(op)) {
       sent(op);
     } else {
       lane.queued.push_back(op);
@@ -213,30 +218,45 @@ void ShmFabric::start(ShmOp* op) {
     }
     return;
   }
-  if (take_unexpected(p, op->context, op->tag, op->data, op->bytes)) {
+  if (!p.unexpected.empty() && take_unexpected(p, op)) {
     received(op);
     return;
   }
   p.posted.push_back(op);
 }
 
-bool ShmFabric::take_unexpected(Peer& p, const Pgid& ctx, std::uint64_t tag, std::byte* data,
-                                std::size_t bytes) {
-  for (auto it = p.unexpected.begin(); it != p.unexpected.end(); ++it) {
-    if (it->tag != tag || it->context != ctx || size_class(it->payload.size()) != size_class(bytes)) {
+bool ShmFabric::push_op(ShmOp* op) {
+  if (op->bytes > kMaxBytes) return push_pieces(op);
+  return push(op->peer, size_class(op->bytes), op->context, op->tag, op->data, op->bytes, false);
+}
+
+bool ShmFabric::take_unexpected(Peer& p, ShmOp* op) {
+  const int cls = size_class(op->bytes);
+  for (auto it = p.unexpected.begin(); it != p.unexpected.end();) {
+    if (it->tag != op->tag || it->context != op->context || it->cls != cls) {
+      ++it;
       continue;
     }
-    if (it->payload.size() != bytes) size_mismatch(it->payload.size(), bytes);
-    copy_bytes(data, it->payload.data(), bytes);
-    p.unexpected.erase(it);
-    return true;
+    const bool complete = take_piece(op, it->payload.data(), it->payload.size(), it->more);
+    it = p.unexpected.erase(it);
+    if (complete) return true;
   }
   return false;
 }
 
-bool ShmFabric::push(int to, const Pgid& ctx, std::uint64_t tag, const std::byte* data,
-                     std::size_t bytes) {
-  const int cls = size_class(bytes);
+bool ShmFabric::take_piece(ShmOp* op, const std::byte* payload, std::size_t bytes, bool more) {
+  const std::size_t left = op->bytes - op->offset;
+  // A stream's pieces fill the receive in order; the last one, and only it, says no more follow.
+  if (bytes > left || more != (bytes < left)) {
+    size_mismatch(op->offset + bytes, op->bytes, more);
+  }
+  copy_bytes(op->data + op->offset, payload, bytes);
+  op->offset += bytes;
+  return !more;
+}
+
+bool ShmFabric::push(int to, int cls, const Pgid& ctx, std::uint64_t tag, const std::byte* data,
+                     std::size_t bytes, bool more) {
   const Geometry& g = geometry_[cls];
   Peer& peer = peers_[static_cast<std::size_t>(to)];
   Lane& p = peer.lanes[cls];
@@ -254,7 +274,7 @@ bool ShmFabric::push(int to, const Pgid& ctx, std::uint64_t tag, const std::byte
     p.sent_context = ctx;
     p.context_sent = true;
   }
-  word(cell).store(cell_word(p.head, new_context, bytes, tag), std::memory_order_release);
+  word(cell).store(cell_word(p.head, new_context, bytes, more, tag), std::memory_order_release);
   ++p.head;
   // The next tiny cell's line was last read by the peer, so our store into it will have to take
   // it back from the peer's core; stores leave the store buffer in order, so the next fence,
@@ -268,15 +288,24 @@ bool ShmFabric::push(int to, const Pgid& ctx, std::uint64_t tag, const std::byte
 
 bool ShmFabric::send_now(int to, const Pgid& context, std::uint64_t tag, const std::byte* data,
                          std::size_t bytes) {
-  const Lane& lane = peers_[static_cast<std::size_t>(to)].lanes[size_class(bytes)];
-  return lane.queued.empty() && push(to, context, tag, data, bytes);
+  if (bytes > kMaxBytes) return false;  // a stream may need the receiver to drain the ring
+  const int cls = size_class(bytes);
+  const Lane& lane = peers_[static_cast<std::size_t>(to)].lanes[cls];
+  return lane.queued.empty() && push(to, cls, context, tag, data, bytes, false);
 }
 
 bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::byte* data,
                          std::size_t bytes) {
   Peer& p = peers_[static_cast<std::size_t>(from)];
-  if (!p.posted.empty() || queued_ > 0) return false;
-  if (!p.unexpected.empty() && take_unexpected(p, context, tag, data, bytes)) return true;
+  if (!p.posted.empty() || queued_ > 0 || bytes > kMaxBytes) return false;
+  if (!p.unexpected.empty()) {
+    ShmOp op;
+    op.context = context;
+    op.tag = tag;
+    op.data = data;
+    op.bytes = bytes;
+    if (take_unexpected(p, &op)) return true;
+  }
   // Messages of this class from `from` arrive in order: take each; the first that matches is
   // ours, others (another group's, a later instance's) are kept aside as poll() would.
   const int cls = size_class(bytes);
@@ -292,10 +321,10 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
     }
     const bool mine = in.tag == tag && in.context == context;
     if (mine) {
-      if (in.bytes != bytes) size_mismatch(in.bytes, bytes);
+      if (in.bytes != bytes || in.more) size_mismatch(in.bytes, bytes, in.more);
       copy_bytes(data, in.payload, bytes);
     } else {
-      keep_aside(p, in.context, in.tag, in.payload, in.bytes);
+      keep_aside(p, cls, in);
     }
     free_cell(r, lane);
     if (mine) return true;
@@ -309,7 +338,8 @@ bool ShmFabric::arrived(const std::byte* ring, Lane& lane, const Geometry& g, In
   if (w & kNewContext) std::memcpy(&lane.received_context, ring + g.context(lane.tail), sizeof(Pgid));
   in.context = lane.received_context;
   in.tag = w >> 32;
-  in.bytes = static_cast<std::size_t>((w >> 17) & 0x7fff);
+  in.bytes = static_cast<std::size_t>((w >> 17) & kBytesMask);
+  in.more = (w & kMore) != 0;
   in.payload = cell + kWord;
   return true;
 }
@@ -320,27 +350,25 @@ void ShmFabric::free_cell(std::byte* ring, Lane& lane) {
   idle_polls_ = 0;
 }
 
-void ShmFabric::keep_aside(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload,
-                           std::size_t bytes) {
-  p.unexpected.push_back(Unexpected{ctx, tag, std::vector<std::byte>(payload, payload + bytes)});
+void ShmFabric::keep_aside(Peer& p, int cls, const Incoming& in) {
+  p.unexpected.push_back(Unexpected{in.context, in.tag, cls, in.more,
+                                    std::vector<std::byte>(in.payload, in.payload + in.bytes)});
 }
 
-void ShmFabric::size_mismatch(std::size_t got, std::size_t wanted) {
-  throw Error("ccl: a message of " + std::to_string(got) + " bytes arrived for a receive of " +
-              std::to_string(wanted) + " bytes");
+void ShmFabric::size_mismatch(std::size_t got, std::size_t wanted, bool more) {
+  throw Error("ccl: a message of " + std::to_string(got) + (more ? " or more" : "") +
+              " bytes arrived for a receive of " + std::to_string(wanted) + " bytes");
 }
 
-ShmOp* ShmFabric::deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload,
-                          std::size_t bytes) {
+ShmOp* ShmFabric::deliver(Peer& p, int cls, const Incoming& in) {
   for (auto it = p.posted.begin(); it != p.posted.end(); ++it) {
     ShmOp* op = *it;
-    if (op->tag != tag || op->context != ctx || size_class(op->bytes) != size_class(bytes)) continue;
-    if (op->bytes != bytes) size_mismatch(bytes, op->bytes);
-    copy_bytes(op->data, payload, bytes);
+    if (op->tag != in.tag || op->context != in.context || size_class(op->bytes) != cls) continue;
+    if (!take_piece(op, in.payload, in.bytes, in.more)) return nullptr;  // more pieces to come
     p.posted.erase(it);
     return op;
   }
-  keep_aside(p, ctx, tag, payload, bytes);
+  keep_aside(p, cls, in);
   return nullptr;
 }
 
@@ -351,7 +379,7 @@ void ShmFabric::poll(int from, int cls) {
   std::byte* r = p.in[cls];
   Incoming in;
   while (!p.posted.empty() && arrived(r, lane, g, in)) {
-    ShmOp* op = deliver(p, in.context, in.tag, in.payload, in.bytes);
+    ShmOp* op = deliver(p, cls, in);
     free_cell(r, lane);
     if (op != nullptr) received(op);
   }
@@ -369,7 +397,7 @@ void ShmFabric::progress() {
       for (Lane& lane : peers_[static_cast<std::size_t>(d)].lanes) {
         while (!lane.queued.empty()) {
           ShmOp* op = lane.queued.front();
-          if (!push(d, op->context, op->tag, op->data, op->bytes)) break;
+          if (!push_op(op)) break;
           lane.queued.pop_front();
           --queued_;
           sent(op);

@@ -1,23 +1,25 @@
-// Intra-node transport for small messages: one shared-memory segment per node
-// (MPI_Win_allocate_shared) holding a single-producer/single-consumer ring of cells for every
-// ordered pair of ranks on the node. A send copies its payload straight into a cell of the ring
-// to its peer and is then complete; the receiver copies it out. One copy each way and no
-// matching engine in between: this is what makes a collective of a few bytes cheaper than
-// Open MPI's point-to-point path (vader FIFO + ob1 matching), which costs ~0.2 us per message.
+// Intra-node transport: one shared-memory segment per node (MPI_Win_allocate_shared) holding a
+// single-producer/single-consumer ring of cells for every ordered pair of ranks on the node. A
+// send copies its payload straight into a cell of the ring to its peer and is then complete; the
+// receiver copies it out. One copy each way and no matching engine in between: this is what
+// makes a collective of a few bytes cheaper than Open MPI's point-to-point path (vader FIFO +
+// ob1 matching), which costs ~0.2 us per message.
 //
 // Messages are matched by (source, group context, tag) in order, as MPI does: a message that
-// arrives before its receive is posted is kept aside (unexpected) until it is. Larger messages
-// do not come here: the channel sends them through MPI, whose single-copy path (CMA, the
-// receiver copies) is the right one for them, or, when the schedule has the sender copy, the
-// fabric pushes them (push_transfer.cpp): only their two control messages use the rings. Both
-// sides classify a transfer by its size, which they always agree on.
+// arrives before its receive is posted is kept aside (unexpected) until it is. A message above
+// one cell (kMaxBytes) and up to stream_limit() goes as a stream of cell-sized pieces through
+// the large ring, the receiver copying each out while the sender fills the next
+// (stream_transfer.cpp). Larger ones do not come here: the channel sends them through MPI, or,
+// when the schedule has the sender copy, the fabric pushes them (push_transfer.cpp): only their
+// two control messages use the rings. Both sides classify a transfer by its size, which they
+// always agree on.
 //
 //   segment:  [rings 0→0][rings 0→1]...[rings L−1→L−1]     (L ranks on the node)
 //   rings s→d: one per size class: tiny (32-byte cells, two to a cache line: a stream of
 //              8-byte messages moves half a line each), small (256-byte cells) and large (a
 //              few cells of kMaxBytes); the tiny and small rings let a sender run far ahead
 //   ring:     [tail (consumer's) | cell 0 | ... | cell K−1 | context 0 | ... | context K−1]
-//   cell:     [word: seq (16 bits) | new context (1) | bytes (15) | tag (32) | payload]
+//   cell:     [word: seq (16 bits) | new context (1) | bytes (14) | more (1) | tag (32) | payload]
 //
 // A message goes in the ring of its size class; both sides know the size, and a receive matches
 // only messages of its own class, so per-class FIFO order is all that matching needs. A cell
@@ -32,10 +34,12 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "ccl/pgid.hpp"
@@ -54,6 +58,7 @@ struct ShmOp {
   std::uint64_t tag = 0;
   std::byte* data = nullptr;  // the message's payload; send: read only
   std::size_t bytes = 0;
+  std::size_t offset = 0;  // a streamed message: bytes sent or received so far
   // A pushed transfer: the caller's buffer, while data and bytes are those of a control message
   // (the target's address and size, then the source's notice of what it wrote).
   std::byte* buffer = nullptr;
@@ -63,7 +68,7 @@ struct ShmOp {
 
 class ShmFabric {
  public:
-  static constexpr std::size_t kMaxBytes = 8192;   // largest message sent through shared memory
+  static constexpr std::size_t kMaxBytes = 8192;   // largest message of one cell
   static constexpr std::size_t kTinyBytes = 24;    // largest message of the tiny-cell ring
   static constexpr std::size_t kSmallBytes = 248;  // largest message of the small-cell ring
   // Tags of the channels above stay below this; the two bits above them mark control messages.
@@ -86,9 +91,18 @@ class ShmFabric {
   // Whether the ranks of this node can write into one another's memory (cross-memory attach,
   // tried once at create() and agreed; CCL_PUSH=0 says no).
   bool can_push() const { return can_push_; }
+  // Messages above kMaxBytes and up to this size go through the rings as streams of pieces
+  // (stream_transfer.cpp); the same on every rank of the node.
+  std::size_t stream_limit() const { return stream_limit_; }
+  // A transfer the schedule has the sender copy (Copier::sender) is pushed above this size: what
+  // does not fit in the ring at once, where one copy beats two (stream_transfer.cpp).
+  std::size_t push_above() const { return std::min(stream_limit_, geometry_[2].cells * kMaxBytes); }
+  // CCL_STREAM_MAX in bytes, all of them when unset; nullopt when it is not a number.
+  static std::optional<unsigned long long> stream_max_setting();
   // Start a pushed transfer (op->push says which side; data and bytes are the caller's buffer,
-  // larger than kMaxBytes). The target sends the source its buffer's address; the source writes
-  // the data straight there (process_vm_writev) and answers with a notice of the bytes written.
+  // larger than push_above()). The target sends the source its buffer's address; the source
+  // writes the data straight there (process_vm_writev) and answers with a notice of the bytes
+  // written.
   // Each side's op is done when its part is: one copy, made by the sender.
   void start_push(ShmOp* op);
   // Shortcuts for a blocking transfer when nothing else is under way, without an ShmOp:
@@ -108,6 +122,8 @@ class ShmFabric {
   struct Unexpected {
     Pgid context;
     std::uint64_t tag;
+    int cls;    // the ring class it came through
+    bool more;  // a stream's piece that others follow
     std::vector<std::byte> payload;
   };
   static constexpr int kClasses = 3;  // 0: tiny cells, 1: small cells, 2: large cells
@@ -144,13 +160,20 @@ class ShmFabric {
     std::uint64_t tag;
     const std::byte* payload;
     std::size_t bytes;
+    bool more;                      // a stream's piece that others follow
   };
   static constexpr std::size_t kLine = 64;
 
   ShmFabric() = default;
   std::size_t pair_bytes() const;  // all rings from one rank to another
   std::byte* ring(int from, int to, int cls) const;
-  bool push(int to, const Pgid& ctx, std::uint64_t tag, const std::byte* data, std::size_t bytes);
+  // One message (or a stream's piece) into our ring of class `cls` to `to`; false when it is full.
+  bool push(int to, int cls, const Pgid& ctx, std::uint64_t tag, const std::byte* data,
+            std::size_t bytes, bool more);
+  // A send's message into its ring: whole, or a stream's pieces from op->offset while there is
+  // room. True once all of it is in.
+  bool push_op(ShmOp* op);
+  bool push_pieces(ShmOp* op);  // stream_transfer.cpp
   void poll(int from, int cls);
   // The next message in `ring` (a ring to us), if it has arrived; its cell stays taken until
   // free_cell. Updates the lane's current context when the message carries a new one.
@@ -158,8 +181,9 @@ class ShmFabric {
   // That message was taken: its cell is free again.
   void free_cell(std::byte* ring, Lane& lane);
   // A message nobody has asked for yet, kept until a receive matches it.
-  static void keep_aside(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload, std::size_t bytes);
-  [[noreturn]] static void size_mismatch(std::size_t got, std::size_t wanted);
+  static void keep_aside(Peer& p, int cls, const Incoming& in);
+  // `more`: a stream that was still going on at `got` bytes.
+  [[noreturn]] static void size_mismatch(std::size_t got, std::size_t wanted, bool more = false);
   // op's message went into its ring, or arrived into op->data: done, or a pushed transfer's next
   // step (push_transfer.cpp).
   void sent(ShmOp* op);
@@ -167,10 +191,16 @@ class ShmFabric {
   // The source's part of a pushed transfer, once the target's address is in op->control.
   void write_pushed(ShmOp* op);
   bool probe_push();  // collective over the node: can every rank write into its neighbour?
-  // The message to the first matching receive posted, taken off the list and returned; or kept aside.
-  ShmOp* deliver(Peer& p, const Pgid& ctx, std::uint64_t tag, const std::byte* payload, std::size_t bytes);
-  // The first message kept aside from p that matches; copied into data and dropped.
-  bool take_unexpected(Peer& p, const Pgid& ctx, std::uint64_t tag, std::byte* data, std::size_t bytes);
+  // Collective over the node: stream_limit(), CCL_STREAM_MAX (bytes) if every rank sets it.
+  std::size_t agreed_stream_limit() const;
+  // A message from ring class `cls` into the first matching receive posted: the receive, taken off
+  // the list, once complete; null when it awaits more pieces, or when none matched (kept aside).
+  ShmOp* deliver(Peer& p, int cls, const Incoming& in);
+  // The messages kept aside from p that match op, into it in order, and dropped; whether op is
+  // complete.
+  bool take_unexpected(Peer& p, ShmOp* op);
+  // A message or a stream's next piece into op; whether op is complete. Throws on a size mismatch.
+  static bool take_piece(ShmOp* op, const std::byte* payload, std::size_t bytes, bool more);
   // A rank waiting only on shared memory makes no MPI calls, yet its peers' large MPI sends may
   // complete only once its MPI progress engine has run (the receiver's side of a rendezvous).
   // Without this, a member done with a collective (waiting in the next one on shared memory)
@@ -185,6 +215,7 @@ class ShmFabric {
   Geometry geometry_[kClasses];
   bool oversubscribed_ = false;
   bool can_push_ = false;
+  std::size_t stream_limit_ = kMaxBytes;
   std::vector<int> pids_;  // of the node's ranks, by local index
   unsigned idle_polls_ = 0;
   unsigned polls_ = 0;

@@ -89,8 +89,9 @@ bool run_direct(const Group& group, const Call& call) {
   GroupState& g = group.state();
   if (mode() == Mode::develop || !g.process->engine->can_block()) return false;
   DirectRun& d = g.direct;
-  const std::shared_ptr<const Schedule>* found = d.last.find(call);
-  bool at_once = found != nullptr && d.last.at_once();
+  const CallMemo::Found memo = d.last.find(call);
+  const std::shared_ptr<const Schedule>* found = memo.schedule;
+  bool at_once = memo.at_once;
   if (found == nullptr) {
     const Shape shape = checked_shape(group, call);
     found = &g.schedules.get(shape, g.process->stats);
@@ -109,7 +110,7 @@ bool run_direct(const Group& group, const Call& call) {
   TrafficStats& traffic = g.process->stats.traffic;
   const std::uint64_t bytes_before = traffic.bytes;
   const std::uint64_t instance = g.instances++;
-  d.run.reset(*g.channel, g.channel->tag(instance, 0), *found, call.send, call.recv, scratch,
+  d.run.reset(*g.channel, g.channel->tag(instance, 0), schedule, call.send, call.recv, scratch,
               call.kernel ? &call.kernel : nullptr, call.elem, traffic);
   try {
     const Watch watch(g, call, instance);
@@ -121,7 +122,7 @@ bool run_direct(const Group& group, const Call& call) {
   const double seconds = timing_on ? tick_seconds(started, ticks()) : 0.0;
   record_call(g.process->stats, call.kind, traffic.bytes - bytes_before, seconds,
               schedule.algorithm, nullptr);
-  g.process->recorder.add(g, call, instance, schedule.algorithm, coarse_ns());
+  if (watchdog_on()) g.process->recorder.add(g, call, instance, schedule.algorithm, coarse_ns());
   return true;
 }
 

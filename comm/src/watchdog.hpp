@@ -39,6 +39,8 @@ inline double watchdog_seconds() {
   if (configured_timeout >= 0) return configured_timeout;
   return mode() == Mode::develop ? kDevelopTimeout : 0;
 }
+// Whether a hang can be reported: then calls are recorded (flight_recorder.hpp).
+inline bool watchdog_on() { return watchdog_seconds() > 0; }
 // Whether `text` is a valid CCL_TIMEOUT: a finite number of seconds, at least 0.
 bool valid_timeout(const char* text);
 
@@ -57,7 +59,7 @@ class Watch {
   // A collective run straight through (start.cpp's direct run), or an operation's (`op`: the
   // report then names its stage, develop-mode check or main schedule, too).
   Watch(const GroupState& g, const Call& call, std::uint64_t instance, Operation* op = nullptr) {
-    if (armed_watch == nullptr && watchdog_seconds() > 0) arm(g, call, instance, op);
+    if (armed_watch == nullptr && watchdog_on()) arm(g, call, instance, op);
   }
   explicit Watch(Operation& op);
   ~Watch() {

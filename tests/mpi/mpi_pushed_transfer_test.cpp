@@ -30,7 +30,8 @@ bool push_switched_off() {
 
 ccl::detail::Channel& channel_of(const ccl::Group& g) { return *g.state().channel; }
 
-constexpr std::size_t kLarge = ccl::detail::ShmFabric::kMaxBytes + 8;  // bytes: past the rings
+// Bytes past what the rings hold at once (8 cells of kMaxBytes): pushed when the schedule says so.
+constexpr std::size_t kLarge = 8 * ccl::detail::ShmFabric::kMaxBytes + 8;
 
 TEST(PushedTransfers, TakenForLargeMessagesOnTheNodeUnlessSwitchedOff) {
   const ccl::Group w = ccl::world();
@@ -38,6 +39,7 @@ TEST(PushedTransfers, TakenForLargeMessagesOnTheNodeUnlessSwitchedOff) {
   const ccl::detail::Channel& ch = channel_of(w);
   const int peer = (w.rank() + 1) % w.size();
   EXPECT_FALSE(ch.pushes(peer, ccl::detail::ShmFabric::kMaxBytes)) << "a ring's message is not pushed";
+  EXPECT_FALSE(ch.pushes(peer, 2 * ccl::detail::ShmFabric::kMaxBytes)) << "a stream that fits is not pushed";
   if (push_switched_off()) {
     EXPECT_FALSE(ch.pushes(peer, kLarge)) << "CCL_PUSH=0 did not switch pushing off";
   } else if (!ch.pushes(peer, kLarge)) {
@@ -51,12 +53,12 @@ TEST(PushedTransfers, GathersOfMixedBlockSizesInFlightWithOtherCollectivesOnTwoG
   const ccl::Group half = ccl::partition(w, r % 2, r, "half");
   ccl::set_override(ccl::CollKind::gather, "linear");
   for (int i = 0; i < 30; ++i) {
-    // Member q's block: 8 KiB or less (the rings) or 24 KiB and more (pushed), varying by round.
+    // Member q's block: 8 KiB or less (the rings) or 80 KiB and more (pushed), varying by round.
     std::vector<std::size_t> counts(static_cast<std::size_t>(P));
     std::size_t total = 0;
     for (int q = 0; q < P; ++q) {
       counts[static_cast<std::size_t>(q)] = (i + q) % 3 == 0 ? 1000 + static_cast<std::size_t>(q)
-                                                             : 3000 + 37 * static_cast<std::size_t>(q + i);
+                                                             : 10000 + 37 * static_cast<std::size_t>(q + i);
       total += counts[static_cast<std::size_t>(q)];
     }
     const int root = i % P;
@@ -65,7 +67,7 @@ TEST(PushedTransfers, GathersOfMixedBlockSizesInFlightWithOtherCollectivesOnTwoG
     ccl::Request g = ccl::igatherv(w, mine, all, counts, root);
     std::vector<I64> token = r == root ? ref::data(i, 2) : std::vector<I64>(2, -1);
     ccl::Request b = ccl::ibcast(w, token, root);
-    const std::size_t n = 2500 + static_cast<std::size_t>(i) * 11;  // 20 KiB and more: pushed
+    const std::size_t n = 9000 + static_cast<std::size_t>(i) * 11;  // 72 KiB and more: pushed
     const std::vector<I64> block = ref::data(r, n, i + 100);
     std::vector<I64> in_half(half.rank() == 0 ? n * static_cast<std::size_t>(half.size()) : 0, -1);
     ccl::Request h = ccl::igather(half, block, in_half, 0);
@@ -112,8 +114,8 @@ TEST(PushedTransfers, ASenderBlockedInAnotherCollectiveStillWritesItsBlock) {
   const ccl::Group g01 = ccl::partition(w, r < 2 ? 0 : 1, r, "g01");
   const ccl::Group g12 = ccl::partition(w, r == 1 || r == 2 ? 0 : 1, r, "g12");
   ccl::set_override(ccl::CollKind::gather, "linear");
-  for (const std::size_t token_size : {std::size_t{2}, std::size_t{4000}}) {  // ring, then MPI
-    const std::size_t n = 5000;
+  for (const std::size_t token_size : {std::size_t{2}, std::size_t{40000}}) {  // ring, then larger
+    const std::size_t n = 9000;  // pushed
     const std::vector<I64> block = ref::data(r, n, 7);
     std::vector<I64> all(r == 2 ? n * static_cast<std::size_t>(w.size()) : 0, -1);
     std::vector<I64> token01 = r == 1 ? ref::data(1, token_size) : std::vector<I64>(token_size, -1);
@@ -171,11 +173,11 @@ std::string push_between_first_two(std::size_t sent, std::size_t expected, std::
 TEST(PushedTransfers, ASizeTheReceiverDoesNotExpectIsReportedThere) {
   const ccl::Group w = ccl::world();
   if (w.size() == 1 || !channel_of(w).pushes((w.rank() + 1) % w.size(), kLarge)) GTEST_SKIP() << "no pushing";
-  const std::string longer = push_between_first_two(16000, 12000, nullptr);
-  const std::string shorter = push_between_first_two(12000, 16000, nullptr);
+  const std::string longer = push_between_first_two(160000, 120000, nullptr);
+  const std::string shorter = push_between_first_two(120000, 160000, nullptr);
   if (w.rank() == 1) {
-    EXPECT_NE(longer.find("a message of 16000 bytes arrived for a receive of 12000 bytes"), std::string::npos) << longer;
-    EXPECT_NE(shorter.find("a message of 12000 bytes arrived for a receive of 16000 bytes"), std::string::npos) << shorter;
+    EXPECT_NE(longer.find("a message of 160000 bytes arrived for a receive of 120000 bytes"), std::string::npos) << longer;
+    EXPECT_NE(shorter.find("a message of 120000 bytes arrived for a receive of 160000 bytes"), std::string::npos) << shorter;
   }
 }
 

@@ -30,10 +30,14 @@ struct Slice {
 
 enum class StepKind : std::uint8_t { send, recv, copy, reduce };
 
-// Who copies a large message between two members on one node. Normally the receiver, through
-// MPI's single-copy path; a member that receives from many at once (a gather's root) would then
-// copy everything itself, so its schedule has the senders write straight into its buffer, in
-// parallel. Both sides of a transfer name the same copier.
+// Who copies a large message between two members on one node. Normally both: the sender into
+// the shared-memory rings and the receiver out of them, a pipeline of two copies that beats MPI's
+// single-copy path (a system call per transfer) for one-way traffic such as a bcast's. A member
+// that both sends and receives large messages in a round (exchanges: rings, recursive doubling,
+// pairwise) would then copy twice as much as it moves, and one that receives from many at once
+// (a gather's root) would copy everything itself: their schedules have the sender write straight
+// into the receiver's buffer (Copier::sender) once a message outgrows the rings. Both sides of a
+// transfer name the same copier.
 enum class Copier : std::uint8_t { receiver, sender };
 
 struct Step {

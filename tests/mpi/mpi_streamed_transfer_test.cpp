@@ -1,0 +1,177 @@
+// Streamed transfers (stream_transfer.cpp): messages above one cell of the shared-memory rings,
+// carried through the large ring as pieces. Collectives of awkward sizes around the piece and
+// ring sizes come out right in flight with small ones on two groups; pieces that arrive before
+// their receive is posted wait aside and are reassembled; a size the receiver does not expect,
+// longer or shorter, is reported there and the group still works. Also run with
+// CCL_STREAM_MAX=8192 (tests/CMakeLists.txt), where the same transfers go through MPI or are
+// pushed, and with CCL_SHM=0.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../common/reference.hpp"
+#include "ccl/ccl.hpp"
+#include "group_state.hpp"
+#include "shm_fabric.hpp"
+
+namespace {
+
+using I64 = std::int64_t;
+using ccl::detail::ShmFabric;
+
+ccl::detail::Channel& channel_of(const ccl::Group& g) {
+  return *g.state().channel;
+}
+
+// Whether messages of `bytes` go through the rings here (the fabric exists and streams them).
+bool streamed(std::size_t bytes) {
+  const char* shm = std::getenv("CCL_SHM");
+  if (shm != nullptr && std::string(shm) == "0") return false;
+  const char* max = std::getenv("CCL_STREAM_MAX");
+  return max == nullptr || bytes <= std::strtoull(max, nullptr, 10);
+}
+
+std::vector<std::byte> pattern(int member, std::size_t bytes, int salt) {
+  std::vector<std::byte> v(bytes);
+  for (std::size_t i = 0; i < bytes; ++i) {
+    v[i] = static_cast<std::byte>(
+        (static_cast<std::size_t>(member) * 131 + i * 7 + static_cast<std::size_t>(salt)) & 0xff);
+  }
+  return v;
+}
+
+// Bytes around the piece (8 KiB) and the ring (8 pieces) sizes, and beyond.
+constexpr std::size_t kSizes[] = {ShmFabric::kMaxBytes + 1,
+                                  2 * ShmFabric::kMaxBytes,
+                                  8 * ShmFabric::kMaxBytes - 1,
+                                  8 * ShmFabric::kMaxBytes + 1,
+                                  300001,
+                                  (std::size_t{1} << 20) + 3};
+
+TEST(StreamedTransfers, CollectivesOfAwkwardSizesInFlightWithSmallOnesOnTwoGroups) {
+  const ccl::Group w = ccl::world();
+  const int P = w.size(), r = w.rank();
+  const ccl::Group half = ccl::partition(w, r % 2, r, "half");
+  int salt = 0;
+  for (const std::size_t bytes : kSizes) {
+    ++salt;
+    const int root = salt % P;
+    std::vector<std::byte> bcast_data =
+        r == root ? pattern(root, bytes, salt) : std::vector<std::byte>(bytes);
+    const std::vector<std::byte> mine = pattern(r, bytes, salt);
+    std::vector<std::byte> shifted(bytes);
+    std::vector<std::byte> gathered(r == root ? bytes * static_cast<std::size_t>(P) : 0);
+    ccl::Request b = ccl::ibcast(w, std::span<std::byte>(bcast_data), root);
+    ccl::Request s =
+        ccl::ishift(w, std::span<const std::byte>(mine), std::span<std::byte>(shifted), 1);
+    std::vector<I64> token = half.rank() == 0 ? ref::data(salt, 3) : std::vector<I64>(3, -1);
+    ccl::Request t = ccl::ibcast(half, token, 0);
+    ccl::Request g =
+        ccl::igather(w, std::span<const std::byte>(mine), std::span<std::byte>(gathered), root);
+    std::vector<I64> sum(bytes / 8 + 1);
+    ccl::combine(w, ref::data(r, bytes / 8 + 1, salt), sum, ccl::sum);
+    if (r % 2 == 0) {
+      g.wait();
+      t.wait();
+      s.wait();
+      b.wait();
+    } else {
+      b.wait();
+      s.wait();
+      t.wait();
+      g.wait();
+    }
+    const std::string where = std::to_string(bytes) + " bytes";
+    EXPECT_EQ(bcast_data, pattern(root, bytes, salt)) << "bcast of " << where;
+    EXPECT_EQ(shifted, pattern((r - 1 + P) % P, bytes, salt)) << "shift of " << where;
+    EXPECT_EQ(token, ref::data(salt, 3)) << "bcast on half, " << where;
+    std::vector<I64> want_sum(bytes / 8 + 1, 0);
+    for (int q = 0; q < P; ++q) {
+      const std::vector<I64> d = ref::data(q, bytes / 8 + 1, salt);
+      for (std::size_t i = 0; i < d.size(); ++i) want_sum[i] += d[i];
+    }
+    EXPECT_EQ(sum, want_sum) << "combine of " << where;
+    if (r == root) {
+      for (int q = 0; q < P; ++q) {
+        const std::vector<std::byte> want = pattern(q, bytes, salt);
+        ASSERT_TRUE(std::equal(
+            want.begin(), want.end(),
+            gathered.begin() + static_cast<std::ptrdiff_t>(bytes * static_cast<std::size_t>(q))))
+            << "gather of " << where << ": block of member " << q;
+      }
+    }
+  }
+}
+
+// Member 0 sends `sent` bytes then a 4000-byte message (the same ring) to member 1, which
+// receives the short one first: the long one's pieces are read and kept aside on the way, and
+// reassembled when its receive, naming `expected` bytes, is posted. Returns member 1's error
+// message, empty when none; member 0 completes either way. Then the group must still work.
+// Each use takes tags of its own (`use`): what is left of a stream refused midway is not taken.
+std::string stream_between_first_two(std::size_t sent, std::size_t expected, int use) {
+  const ccl::Group w = ccl::world();
+  ccl::detail::Channel& ch = channel_of(w);
+  // Instances no collective here reaches.
+  const std::uint64_t tag = ch.tag(ch.tag_cycle() - 1 - 2 * static_cast<std::uint64_t>(use), 0);
+  const std::uint64_t after = ch.tag(ch.tag_cycle() - 2 - 2 * static_cast<std::uint64_t>(use), 0);
+  const std::vector<std::byte> data = pattern(0, sent, 5), note = pattern(0, 4000, 6);
+  std::string error;
+  if (w.rank() == 0) {
+    ccl::detail::Handles hs;
+    ch.send(1, tag, data.data(), sent, {}, hs);
+    ch.send(1, after, note.data(), note.size(), {}, hs);
+    ch.wait_all(hs);
+    ch.end_round(hs);
+  } else if (w.rank() == 1) {
+    std::vector<std::byte> got(expected), got_note(note.size());
+    ccl::detail::Handles first, second;
+    try {
+      std::this_thread::sleep_for(
+          std::chrono::milliseconds(20));  // all of it sent, or the ring full
+      ch.recv(0, after, got_note.data(), got_note.size(), first);
+      ch.wait_all(first);
+      EXPECT_EQ(got_note, note) << "the message after the stream";
+      ch.recv(0, tag, got.data(), expected, second);
+      ch.wait_all(second);
+      EXPECT_EQ(got, data) << "the stream, reassembled";
+    } catch (const ccl::Error& e) {
+      error = e.what();
+    }
+    ch.end_round(first);
+    ch.end_round(second);
+  }
+  EXPECT_EQ(ccl::combine_value(w, I64{1}, ccl::sum), w.size()) << "the group after the transfer";
+  return error;
+}
+
+TEST(StreamedTransfers, PiecesThatArriveBeforeTheirReceiveWaitAside) {
+  const ccl::Group w = ccl::world();
+  if (w.size() == 1) GTEST_SKIP() << "no peer";
+  int use = 0;
+  for (const std::size_t bytes : {std::size_t{20000}, std::size_t{200000}}) {
+    const std::string error = stream_between_first_two(bytes, bytes, use++);
+    EXPECT_EQ(error, "") << bytes << " bytes";
+  }
+}
+
+TEST(StreamedTransfers, ASizeTheReceiverDoesNotExpectIsReportedThere) {
+  const ccl::Group w = ccl::world();
+  if (w.size() == 1 || !streamed(20000)) GTEST_SKIP() << "no streams";
+  const std::string longer = stream_between_first_two(20000, 16000, 2);
+  const std::string shorter = stream_between_first_two(12000, 16000, 3);
+  if (w.rank() == 1) {
+    EXPECT_NE(longer.find("a message of 16384 or more bytes arrived for a receive of 16000 bytes"),
+              std::string::npos)
+        << longer;
+    EXPECT_NE(shorter.find("a message of 12000 bytes arrived for a receive of 16000 bytes"),
+              std::string::npos)
+        << shorter;
+  }
+}
+
+}  // namespace
