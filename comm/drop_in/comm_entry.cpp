@@ -13,12 +13,18 @@ namespace {
 int keyval = MPI_KEYVAL_INVALID;
 std::set<CommEntry*> forming;  // entries still forming their group
 std::set<MPI_Comm> cached;     // communicators holding an entry
+MPI_Comm last_comm = MPI_COMM_NULL;  // entry_of()'s last find, until its communicator is freed
+std::shared_ptr<CommEntry>* last_holder = nullptr;
 
 // The attribute holds a shared_ptr, so that a nonblocking collective still in flight keeps the
 // group after the communicator is freed.
 int drop_entry(MPI_Comm comm, int, void* value, void*) {
   const InsideWrapper inside;  // the group's teardown calls MPI
   auto* holder = static_cast<std::shared_ptr<CommEntry>*>(value);
+  if (holder == last_holder) {
+    last_comm = MPI_COMM_NULL;
+    last_holder = nullptr;
+  }
   forming.erase(holder->get());
   cached.erase(comm);
   delete holder;
@@ -39,7 +45,13 @@ std::string label_of(MPI_Comm comm) {
 }  // namespace
 
 CommEntry::CommEntry(MPI_Comm comm)
-    : comm_(comm), formation_(std::make_unique<GroupFormation>(comm, label_of(comm))) {}
+    : comm_(comm), formation_(std::make_unique<GroupFormation>(comm, label_of(comm))) {
+  PMPI_Comm_size(comm, &size_);
+}
+
+EntryRef last_entry(MPI_Comm comm) {
+  return last_holder != nullptr && comm == last_comm ? last_holder : nullptr;
+}
 
 bool CommEntry::advance() {
   if (formation_ != nullptr) {
@@ -61,14 +73,18 @@ const Group& CommEntry::group() {
   return group_;
 }
 
-std::shared_ptr<CommEntry> entry_of(MPI_Comm comm, const char** why_not) {
+EntryRef entry_of(MPI_Comm comm, const char** why_not) {
   if (keyval == MPI_KEYVAL_INVALID) {
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, &drop_entry, &keyval, nullptr);
   }
   void* value = nullptr;
   int found = 0;
   PMPI_Comm_get_attr(comm, keyval, &value, &found);
-  if (found) return *static_cast<std::shared_ptr<CommEntry>*>(value);
+  if (found) {
+    last_comm = comm;
+    last_holder = static_cast<std::shared_ptr<CommEntry>*>(value);
+    return last_holder;
+  }
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
   if (inter) {
@@ -82,10 +98,11 @@ std::shared_ptr<CommEntry> entry_of(MPI_Comm comm, const char** why_not) {
     *why_not = "communicator with processes outside MPI_COMM_WORLD";
     return nullptr;
   }
-  PMPI_Comm_set_attr(comm, keyval, new std::shared_ptr<CommEntry>(entry));
-  forming.insert(entry.get());
+  auto* holder = new std::shared_ptr<CommEntry>(std::move(entry));
+  PMPI_Comm_set_attr(comm, keyval, holder);
+  forming.insert(holder->get());
   cached.insert(comm);
-  return entry;
+  return holder;
 }
 
 bool advance_entries() {

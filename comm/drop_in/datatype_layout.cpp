@@ -175,14 +175,24 @@ std::map<MPI_Datatype, Layout>& cache() {
 
 }  // namespace
 
+namespace {
+// The type looked up last (a program's calls mostly name one or two): no map search then.
+MPI_Datatype last_type = MPI_DATATYPE_NULL;
+const Layout* last_layout = nullptr;  // into the map, whose nodes never move
+}  // namespace
+
 const Layout& layout_of(MPI_Datatype type) {
+  if (last_layout != nullptr && type == last_type) return *last_layout;
   auto& c = cache();
   auto it = c.find(type);
   if (it == c.end()) it = c.emplace(type, compute(type)).first;
+  last_type = type;
+  last_layout = &it->second;
   return it->second;
 }
 
 void forget_layout(MPI_Datatype type) {
+  if (type == last_type) last_layout = nullptr;
   cache().erase(type);
 }
 

@@ -70,7 +70,7 @@ void set_up(int provided) {
   // The predefined communicators' groups, formed now for the reason wrap_communicators.cpp gives.
   for (MPI_Comm comm : {MPI_COMM_WORLD, MPI_COMM_SELF}) {
     const char* why_not = nullptr;
-    if (auto entry = entry_of(comm, &why_not)) entry->group();
+    if (const EntryRef entry = entry_of(comm, &why_not)) (*entry)->group();
   }
 }
 

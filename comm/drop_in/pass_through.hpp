@@ -5,7 +5,9 @@
 
 namespace ccl::drop_in {
 
-inline thread_local int wrapper_depth = 0;
+// Initial-exec: a library loaded at start-up (LD_PRELOAD, or linked) has its thread-local data in
+// the static block, so reaching it needs no __tls_get_addr call; each wrapper made two.
+inline thread_local int wrapper_depth [[gnu::tls_model("initial-exec")]] = 0;
 
 // True when the MPI call being made comes from ccl, inside a wrapper.
 inline bool passing_through() {

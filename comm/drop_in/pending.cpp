@@ -1,5 +1,7 @@
 #include "pending.hpp"
 
+#include "drop_in_state.hpp"
+
 #include <cstdio>
 #include <string>
 #include <unordered_map>
@@ -53,6 +55,7 @@ int cancel_pending(void*, int) {
 }  // namespace
 
 void note_algorithm(MpiCall which, CollKind kind) {
+  if (!drop_in_state().report) return;  // the report is its only reader
   const std::pair<CollKind, std::string_view> key{kind, statistics().of(kind).algorithm};
   Usage& u = usage(which);
   // Algorithm names are static storage: the same name is the same pointer.

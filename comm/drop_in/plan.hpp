@@ -31,7 +31,27 @@ struct Plan {
     std::function<detail::Call()> build;  // empty: `call` is ready
     detail::Call take() { return build ? build() : std::move(call); }
   };
-  std::vector<Step> calls;
+  // The calls in order. Most collectives are one call, kept inline: a vector's allocation and
+  // release cost a call of 8 B a tenth of its time.
+  class Steps {
+   public:
+    void push_back(Step step) {
+      if (count_++ == 0) {
+        first_ = std::move(step);
+      } else {
+        rest_.push_back(std::move(step));
+      }
+    }
+    Step& front() { return first_; }
+    std::size_t size() const { return count_; }
+    Step& operator[](std::size_t i) { return i == 0 ? first_ : rest_[i - 1]; }
+
+   private:
+    std::size_t count_ = 0;
+    Step first_;
+    std::vector<Step> rest_;
+  };
+  Steps calls;
   std::vector<std::function<void()>> after;  // in order, once every call is done
   std::vector<std::unique_ptr<std::byte[]>> temporaries;
 

@@ -66,11 +66,25 @@ int allgather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype se
                : PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   const int members = size_of(comm);
+  const Layout& rl = layout_of(recvtype);
+  const std::size_t block = static_cast<std::size_t>(recvcount) * rl.size;
+  if (returns_at_once(which, request, block)) return MPI_SUCCESS;
+  if (request == nullptr && rl.packed && (in_place || layout_of(sendtype).packed)) {
+    // Contiguous blocks: ccl concat on the user's buffers as they are, no plan.
+    usage(which).bytes += block;
+    detail::Call c = byte_call(CollKind::concat);
+    c.recv = static_cast<std::byte*>(recvbuf);
+    c.send = in_place ? c.recv + block * static_cast<std::size_t>(rank_in(comm))
+                      : static_cast<const std::byte*>(sendbuf);
+    c.send_elems = block;
+    c.recv_elems = block * static_cast<std::size_t>(members);
+    return run_call(which, comm, **entry, std::move(c));
+  }
   std::vector<int> displacements;
   const std::vector<int> counts = equal_blocks(members, recvcount, displacements);
   return allgather_blocks(which, sendbuf, sendcount, sendtype, recvbuf,
                           Blocks{counts.data(), displacements.data(), members}, recvtype, comm,
-                          entry, false, request);
+                          *entry, false, request);
 }
 
 int allgatherv(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -88,7 +102,7 @@ int allgatherv(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype s
                                      recvtype, comm);
   }
   return allgather_blocks(which, sendbuf, sendcount, sendtype, recvbuf,
-                          Blocks{recvcounts, displs, size_of(comm)}, recvtype, comm, entry, true,
+                          Blocks{recvcounts, displs, size_of(comm)}, recvtype, comm, *entry, true,
                           request);
 }
 
@@ -141,11 +155,23 @@ int alltoall(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sen
                : PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   const int members = size_of(comm);
+  const Layout& rl = layout_of(recvtype);
+  const std::size_t block = static_cast<std::size_t>(recvcount) * rl.size;
+  if (returns_at_once(which, request, block)) return MPI_SUCCESS;
+  if (request == nullptr && !in_place && rl.packed && layout_of(sendtype).packed) {
+    // Contiguous blocks: ccl index on the user's buffers as they are, no plan.
+    usage(which).bytes += block * static_cast<std::size_t>(members);
+    detail::Call c = byte_call(CollKind::index);
+    c.send = static_cast<const std::byte*>(sendbuf);
+    c.recv = static_cast<std::byte*>(recvbuf);
+    c.send_elems = c.recv_elems = block * static_cast<std::size_t>(members);
+    return run_call(which, comm, **entry, std::move(c));
+  }
   std::vector<int> sd, rd;
   const std::vector<int> sc = equal_blocks(members, sendcount, sd),
                          rc = equal_blocks(members, recvcount, rd);
   return alltoall_blocks(which, sendbuf, Blocks{sc.data(), sd.data(), members}, sendtype, recvbuf,
-                         Blocks{rc.data(), rd.data(), members}, recvtype, comm, entry, false,
+                         Blocks{rc.data(), rd.data(), members}, recvtype, comm, *entry, false,
                          request);
 }
 
@@ -164,7 +190,7 @@ int alltoallv(MpiCall which, const void* sendbuf, const int* sendcounts, const i
   }
   const int members = size_of(comm);
   return alltoall_blocks(which, sendbuf, Blocks{sendcounts, sdispls, members}, sendtype, recvbuf,
-                         Blocks{recvcounts, rdispls, members}, recvtype, comm, entry, true,
+                         Blocks{recvcounts, rdispls, members}, recvtype, comm, *entry, true,
                          request);
 }
 
@@ -173,9 +199,10 @@ int barrier(MpiCall which, MPI_Comm comm, MPI_Request* request) {
   const Timed timed(which);
   auto entry = admit(which, comm, {}, {});
   if (entry == nullptr) return request ? PMPI_Ibarrier(comm, request) : PMPI_Barrier(comm);
+  if (request == nullptr) return run_call(which, comm, **entry, byte_call(CollKind::sync));
   Plan plan;
   plan.add(byte_call(CollKind::sync));
-  return run_plan(which, comm, entry, std::move(plan), request);
+  return run_plan(which, comm, *entry, std::move(plan), request);
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ int formed(int rc, const MPI_Comm* made) {
   if (*made == MPI_COMM_NULL) return rc;
   const InsideWrapper inside;
   const char* why_not = nullptr;
-  if (auto entry = entry_of(*made, &why_not)) entry->group();
+  if (const EntryRef entry = entry_of(*made, &why_not)) (*entry)->group();
   return rc;
 }
 

@@ -3,6 +3,7 @@
 // (long), and index + a local reduction.
 #include <cstring>
 
+#include "drop_in_state.hpp"
 #include "exclusive_scan.hpp"
 #include "pass_through.hpp"
 #include "persistent.hpp"
@@ -16,7 +17,7 @@ namespace {
 
 // The checks and the kernel every reduction needs; null kernel plan when MPI must do it.
 struct Reduction {
-  std::shared_ptr<CommEntry> entry;
+  EntryRef entry;
   ReductionPlan how;
   std::size_t elems = 0;  // kernel elements in `count` datatype elements
   std::size_t bytes = 0;
@@ -24,12 +25,16 @@ struct Reduction {
 
 std::optional<Reduction> prepare(MpiCall which, int count, MPI_Datatype type, MPI_Op op,
                                  MPI_Comm comm, int root = 0) {
-  if (const char* why = communicator_problem(comm)) {
-    count_fallback(which, why);
-    return std::nullopt;
+  // The communicator of the last call, if this is it: an intracommunicator with an entry.
+  const EntryRef known = drop_in_state().active ? last_entry(comm) : nullptr;
+  if (known == nullptr) {
+    if (const char* why = communicator_problem(comm)) {
+      count_fallback(which, why);
+      return std::nullopt;
+    }
   }
   if (count < 0 || type == MPI_DATATYPE_NULL || op == MPI_OP_NULL || root < 0 ||
-      root >= size_of(comm)) {
+      root >= (known != nullptr ? (*known)->size() : size_of(comm))) {
     count_fallback(which, kInvalid);
     return std::nullopt;
   }
@@ -38,9 +43,9 @@ std::optional<Reduction> prepare(MpiCall which, int count, MPI_Datatype type, MP
     count_fallback(which, k.why_not.c_str());
     return std::nullopt;
   }
-  auto entry = route(which, comm);
+  const EntryRef entry = known != nullptr ? known : route(which, comm);
   if (entry == nullptr) return std::nullopt;
-  Reduction r{std::move(entry), *k.plan};
+  Reduction r{entry, *k.plan};
   const Layout& l = layout_of(type);
   r.elems = r.how.user_op ? static_cast<std::size_t>(count)
                           : static_cast<std::size_t>(count) * l.basic_count;
@@ -80,6 +85,7 @@ int reduce(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Dat
     return request ? PMPI_Ireduce(sendbuf, recvbuf, count, type, op, root, comm, request)
                    : PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
   }
+  if (returns_at_once(which, request, r->bytes)) return MPI_SUCCESS;
   Plan plan;
   const bool at_root = rank_in(comm) == root;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
@@ -88,7 +94,7 @@ int reduce(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Dat
                                   at_root ? r->elems : 0);
   c.root = root;
   plan.add(std::move(c));
-  return run_plan(which, comm, r->entry, std::move(plan), request);
+  return run_plan(which, comm, *r->entry, std::move(plan), request);
 }
 
 // Allreduce and scan: every member sends and receives `count` elements.
@@ -104,10 +110,11 @@ int all_members(MpiCall which, CollKind kind, const void* sendbuf, void* recvbuf
     return request ? to_mpi_nonblocking(sendbuf, recvbuf, count, type, op, comm, request)
                    : to_mpi(sendbuf, recvbuf, count, type, op, comm);
   }
+  if (returns_at_once(which, request, r->bytes)) return MPI_SUCCESS;
   Plan plan;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : separate(plan, sendbuf, recvbuf, r->bytes);
   plan.add(reduction_call(kind, *r, send, recvbuf, r->elems));
-  return run_plan(which, comm, r->entry, std::move(plan), request);
+  return run_plan(which, comm, *r->entry, std::move(plan), request);
 }
 
 // Exclusive scan. Short vectors: one prefix on (A, B, f) elements (exclusive_scan.hpp), blocking
@@ -150,7 +157,7 @@ int exscan(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Dat
         std::memcpy(recvbuf, exclusive_result(scanned, bytes), bytes);
       });
     }
-    return run_plan(which, comm, r->entry, std::move(plan), request);
+    return run_plan(which, comm, *r->entry, std::move(plan), request);
   }
   std::byte* inclusive = plan.temporary(r->bytes);
   void* result = first ? plan.temporary(r->bytes) : recvbuf;
@@ -162,7 +169,7 @@ int exscan(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   shift.recv = static_cast<std::byte*>(result);
   shift.distance = 1;
   plan.add(std::move(shift));
-  return run_plan(which, comm, r->entry, std::move(plan), nullptr);
+  return run_plan(which, comm, *r->entry, std::move(plan), nullptr);
 }
 
 // Reduce-scatter with equal blocks: an index (all-to-all) brings member r block r of every
@@ -201,7 +208,7 @@ int reduce_scatter_block(MpiCall which, const void* sendbuf, void* recvbuf, int 
         for (std::size_t j = members - 2; j-- > 0;)
           kernel.apply(blocks + j * bytes, out, out, elems);
       });
-  return run_plan(which, comm, r->entry, std::move(plan), request);
+  return run_plan(which, comm, *r->entry, std::move(plan), request);
 }
 
 }  // namespace

@@ -25,16 +25,22 @@ int bcast(MpiCall which, void* buf, int count, MPI_Datatype type, int root, MPI_
     return request ? PMPI_Ibcast(buf, count, type, root, comm, request)
                    : PMPI_Bcast(buf, count, type, root, comm);
   }
-  const std::size_t bytes = static_cast<std::size_t>(count) * layout_of(type).size;
+  const Layout& layout = layout_of(type);
+  const std::size_t bytes = static_cast<std::size_t>(count) * layout.size;
   usage(which).bytes += bytes;
+  if (returns_at_once(which, request, bytes)) return MPI_SUCCESS;
+  detail::Call c = byte_call(CollKind::bcast, root);
+  c.send_elems = c.recv_elems = bytes;
+  if (request == nullptr && layout.packed) {
+    c.send = c.recv = static_cast<std::byte*>(buf);
+    return run_call(which, comm, **entry, std::move(c));
+  }
   Plan plan;
   std::byte* wire = rank_in(comm) == root ? send_bytes(plan, buf, count, type, comm)
                                           : recv_bytes(plan, buf, count, type);
-  detail::Call c = byte_call(CollKind::bcast, root);
   c.send = c.recv = wire;
-  c.send_elems = c.recv_elems = bytes;
   plan.add(std::move(c));
-  return run_plan(which, comm, entry, std::move(plan), request);
+  return run_plan(which, comm, *entry, std::move(plan), request);
 }
 
 // Scatter and gather: the root's side holds every member's block; `own` is the root's block
@@ -54,6 +60,9 @@ int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype send
                                   comm);
   }
   const int members = size_of(comm);
+  const bool zero = at_root ? sendcount == 0 || layout_of(sendtype).size == 0
+                            : recvcount == 0 || layout_of(recvtype).size == 0;
+  if (returns_at_once(which, request, zero ? 0 : 1)) return MPI_SUCCESS;
   Plan plan;
   detail::Call c = byte_call(CollKind::scatter, root);
   if (at_root) {
@@ -69,7 +78,7 @@ int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype send
     c.recv_elems = static_cast<std::size_t>(recvcount) * layout_of(recvtype).size;
   }
   plan.add(std::move(c));
-  return run_plan(which, comm, entry, std::move(plan), request);
+  return run_plan(which, comm, *entry, std::move(plan), request);
 }
 
 int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -87,6 +96,9 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
                                  comm);
   }
   const int members = size_of(comm);
+  const bool zero = at_root ? recvcount == 0 || layout_of(recvtype).size == 0
+                            : sendcount == 0 || layout_of(sendtype).size == 0;
+  if (returns_at_once(which, request, zero ? 0 : 1)) return MPI_SUCCESS;
   Plan plan;
   detail::Call c = byte_call(CollKind::gather, root);
   if (at_root) {
@@ -111,7 +123,7 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
     usage(which).bytes += c.send_elems;
   }
   plan.add(std::move(c));
-  return run_plan(which, comm, entry, std::move(plan), request);
+  return run_plan(which, comm, *entry, std::move(plan), request);
 }
 
 // The root's counts in bytes, broadcast to every member before a v-form; read when the v-form's
@@ -172,7 +184,7 @@ int scatterv(const void* sendbuf, const int* sendcounts, const int* displs, MPI_
     usage(which).bytes += at_root ? total : c.recv_elems;
     return c;
   });
-  return run_plan(which, comm, entry, std::move(plan), nullptr);
+  return run_plan(which, comm, *entry, std::move(plan), nullptr);
 }
 
 int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -213,7 +225,7 @@ int gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* rec
     usage(which).bytes += at_root ? total : c.send_elems;
     return c;
   });
-  return run_plan(which, comm, entry, std::move(plan), nullptr);
+  return run_plan(which, comm, *entry, std::move(plan), nullptr);
 }
 
 }  // namespace

@@ -1,8 +1,11 @@
 #include "wrap_support.hpp"
 
+#include "ccl/mode.hpp"
+
 #include <cstring>
 #include <exception>
 
+#include "comm_entry.hpp"
 #include "drop_in_state.hpp"
 #include "pending.hpp"
 #include "wrap_common.hpp"
@@ -15,7 +18,7 @@ void count_fallback(MpiCall which, const char* why) {
   u.reasons[why] += 1;
 }
 
-std::shared_ptr<CommEntry> route(MpiCall which, MPI_Comm comm) {
+EntryRef route(MpiCall which, MPI_Comm comm) {
   const DropInState& s = drop_in_state();
   if (!s.active) {
     count_fallback(which, s.inactive_reason);
@@ -27,21 +30,26 @@ std::shared_ptr<CommEntry> route(MpiCall which, MPI_Comm comm) {
   return entry;
 }
 
-std::shared_ptr<CommEntry> admit(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,
+EntryRef admit(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,
                                  std::initializer_list<MPI_Datatype> types,
                                  std::optional<int> root) {
-  if (const char* why = communicator_problem(comm)) {
-    count_fallback(which, why);
-    return nullptr;
+  // The communicator of the last call, if this is it: an intracommunicator with an entry.
+  const EntryRef known = drop_in_state().active ? last_entry(comm) : nullptr;
+  if (known == nullptr) {
+    if (const char* why = communicator_problem(comm)) {
+      count_fallback(which, why);
+      return nullptr;
+    }
   }
-  bool bad = root.has_value() && (*root < 0 || *root >= size_of(comm));
+  const int size = known != nullptr ? (*known)->size() : size_of(comm);
+  bool bad = root.has_value() && (*root < 0 || *root >= size);
   for (int n : counts) bad = bad || n < 0;
   for (MPI_Datatype t : types) bad = bad || t == MPI_DATATYPE_NULL;
   if (bad) {
     count_fallback(which, kInvalid);
     return nullptr;
   }
-  return route(which, comm);
+  return known != nullptr ? known : route(which, comm);
 }
 
 Plan::~Plan() {
@@ -68,8 +76,8 @@ int run_plan(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& ent
       return MPI_SUCCESS;
     }
     const Group& g = entry->group();
-    for (Plan::Step& step : plan.calls) {
-      detail::Call call = step.take();
+    for (std::size_t i = 0; i < plan.calls.size(); ++i) {
+      detail::Call call = plan.calls[i].take();
       const CollKind kind = call.kind;
       detail::run(g, std::move(call));
       note_algorithm(which, kind);
@@ -79,6 +87,24 @@ int run_plan(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& ent
     return report_failure(which, comm, e);
   }
   return MPI_SUCCESS;
+}
+
+int run_call(MpiCall which, MPI_Comm comm, CommEntry& entry, detail::Call&& call) {
+  usage(which).on_ccl += 1;
+  try {
+    const CollKind kind = call.kind;
+    detail::run(entry.group(), std::move(call));
+    note_algorithm(which, kind);
+  } catch (const std::exception& e) {
+    return report_failure(which, comm, e);
+  }
+  return MPI_SUCCESS;
+}
+
+bool returns_at_once(MpiCall which, MPI_Request* request, std::size_t bytes) {
+  if (request != nullptr || bytes != 0 || mode() != Mode::run || barrier_mode()) return false;
+  usage(which).on_ccl += 1;
+  return true;
 }
 
 detail::Call byte_call(CollKind kind, int root) {

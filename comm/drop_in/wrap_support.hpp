@@ -20,10 +20,10 @@ namespace ccl::drop_in {
 
 // The communicator's entry when the collective can run on ccl; else null, the reason counted.
 // Called with the arguments already checked.
-std::shared_ptr<CommEntry> route(MpiCall which, MPI_Comm comm);
+EntryRef route(MpiCall which, MPI_Comm comm);
 // The checks before route(): an intracommunicator, counts not negative, datatypes not null and
 // (for rooted collectives) a root in range; anything else is counted and left to MPI (null).
-std::shared_ptr<CommEntry> admit(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,
+EntryRef admit(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,
                                  std::initializer_list<MPI_Datatype> types,
                                  std::optional<int> root = std::nullopt);
 // Count a call handed to MPI, with its reason.
@@ -32,6 +32,16 @@ void count_fallback(MpiCall which, const char* why);
 // Run a plan: blocking when request is null, else start it and set *request.
 int run_plan(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry,
              Plan&& plan, MPI_Request* request);
+// Run one call, blocking, when that is the whole collective (contiguous data, nothing to unpack
+// or reduce after it): no plan. A plan, whose call is moved in and out of it, cost a
+// zero-byte MPI_Bcast on 2 ranks a third of its 0.25 us.
+int run_call(MpiCall which, MPI_Comm comm, CommEntry& entry, detail::Call&& call);
+// A blocking collective that moves no bytes on any member (its type signature says so on every
+// one) returns at once, as MPI allows, once its arguments passed the checks; not in develop mode,
+// whose checks still run, nor in barrier mode, where it is a barrier (as ccl itself decides).
+// Counted as run on ccl. A zero-byte MPI_Bcast on 2 ranks took 0.16 us through the drop-in
+// without this, against Open MPI's 0.005.
+bool returns_at_once(MpiCall which, MPI_Request* request, std::size_t bytes);
 
 // A ccl call moving raw bytes, or reducing elements of `elem` bytes.
 detail::Call byte_call(CollKind kind, int root = 0);
