@@ -3,7 +3,6 @@
 // (long), and index + a local reduction.
 #include <cstring>
 
-#include "drop_in_state.hpp"
 #include "exclusive_scan.hpp"
 #include "pass_through.hpp"
 #include "persistent.hpp"
@@ -25,16 +24,10 @@ struct Reduction {
 
 std::optional<Reduction> prepare(MpiCall which, int count, MPI_Datatype type, MPI_Op op,
                                  MPI_Comm comm, int root = 0) {
-  // The communicator of the last call, if this is it: an intracommunicator with an entry.
-  const EntryRef known = drop_in_state().active ? last_entry(comm) : nullptr;
-  if (known == nullptr) {
-    if (const char* why = communicator_problem(comm)) {
-      count_fallback(which, why);
-      return std::nullopt;
-    }
-  }
+  const std::optional<CheckedComm> checked = check_communicator(which, comm);
+  if (!checked) return std::nullopt;
   if (count < 0 || type == MPI_DATATYPE_NULL || op == MPI_OP_NULL || root < 0 ||
-      root >= (known != nullptr ? (*known)->size() : size_of(comm))) {
+      root >= checked->size) {
     count_fallback(which, kInvalid);
     return std::nullopt;
   }
@@ -43,7 +36,7 @@ std::optional<Reduction> prepare(MpiCall which, int count, MPI_Datatype type, MP
     count_fallback(which, k.why_not.c_str());
     return std::nullopt;
   }
-  const EntryRef entry = known != nullptr ? known : route(which, comm);
+  const EntryRef entry = checked->known != nullptr ? checked->known : route(which, comm);
   if (entry == nullptr) return std::nullopt;
   Reduction r{entry, *k.plan};
   const Layout& l = layout_of(type);

@@ -60,9 +60,11 @@ int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype send
                                   comm);
   }
   const int members = size_of(comm);
-  const bool zero = at_root ? sendcount == 0 || layout_of(sendtype).size == 0
-                            : recvcount == 0 || layout_of(recvtype).size == 0;
-  if (returns_at_once(which, request, zero ? 0 : 1)) return MPI_SUCCESS;
+  // Every member's block has the bytes of its own (the type signatures match).
+  const std::size_t own_block =
+      at_root ? static_cast<std::size_t>(sendcount) * layout_of(sendtype).size
+              : static_cast<std::size_t>(recvcount) * layout_of(recvtype).size;
+  if (returns_at_once(which, request, own_block)) return MPI_SUCCESS;
   Plan plan;
   detail::Call c = byte_call(CollKind::scatter, root);
   if (at_root) {
@@ -96,9 +98,11 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
                                  comm);
   }
   const int members = size_of(comm);
-  const bool zero = at_root ? recvcount == 0 || layout_of(recvtype).size == 0
-                            : sendcount == 0 || layout_of(sendtype).size == 0;
-  if (returns_at_once(which, request, zero ? 0 : 1)) return MPI_SUCCESS;
+  // Every member's block has the bytes of its own (the type signatures match).
+  const std::size_t own_block =
+      at_root ? static_cast<std::size_t>(recvcount) * layout_of(recvtype).size
+              : static_cast<std::size_t>(sendcount) * layout_of(sendtype).size;
+  if (returns_at_once(which, request, own_block)) return MPI_SUCCESS;
   Plan plan;
   detail::Call c = byte_call(CollKind::gather, root);
   if (at_root) {

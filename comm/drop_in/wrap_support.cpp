@@ -30,26 +30,29 @@ EntryRef route(MpiCall which, MPI_Comm comm) {
   return entry;
 }
 
-EntryRef admit(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,
-                                 std::initializer_list<MPI_Datatype> types,
-                                 std::optional<int> root) {
-  // The communicator of the last call, if this is it: an intracommunicator with an entry.
-  const EntryRef known = drop_in_state().active ? last_entry(comm) : nullptr;
-  if (known == nullptr) {
-    if (const char* why = communicator_problem(comm)) {
-      count_fallback(which, why);
-      return nullptr;
-    }
+std::optional<CheckedComm> check_communicator(MpiCall which, MPI_Comm comm) {
+  if (const EntryRef known = drop_in_state().active ? last_entry(comm) : nullptr) {
+    return CheckedComm{known, (*known)->size()};
   }
-  const int size = known != nullptr ? (*known)->size() : size_of(comm);
-  bool bad = root.has_value() && (*root < 0 || *root >= size);
+  if (const char* why = communicator_problem(comm)) {
+    count_fallback(which, why);
+    return std::nullopt;
+  }
+  return CheckedComm{nullptr, size_of(comm)};
+}
+
+EntryRef admit(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,
+               std::initializer_list<MPI_Datatype> types, std::optional<int> root) {
+  const std::optional<CheckedComm> checked = check_communicator(which, comm);
+  if (!checked) return nullptr;
+  bool bad = root.has_value() && (*root < 0 || *root >= checked->size);
   for (int n : counts) bad = bad || n < 0;
   for (MPI_Datatype t : types) bad = bad || t == MPI_DATATYPE_NULL;
   if (bad) {
     count_fallback(which, kInvalid);
     return nullptr;
   }
-  return known != nullptr ? known : route(which, comm);
+  return checked->known != nullptr ? checked->known : route(which, comm);
 }
 
 Plan::~Plan() {

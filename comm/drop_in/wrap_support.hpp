@@ -21,6 +21,15 @@ namespace ccl::drop_in {
 // The communicator's entry when the collective can run on ccl; else null, the reason counted.
 // Called with the arguments already checked.
 EntryRef route(MpiCall which, MPI_Comm comm);
+// The communicator as the checks found it: an intracommunicator MPI accepts, of `size` members.
+// `known`: its entry when it is the last call's communicator (which has one, so no MPI call was
+// made to check it), else null and still to be looked up (route()).
+struct CheckedComm {
+  EntryRef known;
+  int size;
+};
+// Nullopt, the reason counted, when the call must go to MPI.
+std::optional<CheckedComm> check_communicator(MpiCall which, MPI_Comm comm);
 // The checks before route(): an intracommunicator, counts not negative, datatypes not null and
 // (for rooted collectives) a root in range; anything else is counted and left to MPI (null).
 EntryRef admit(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,

@@ -62,7 +62,7 @@ class CallMemo {
     std::size_t at = last_;
     for (std::size_t i = 0; i < used_; ++i) {
       Entry& e = entries_[at];
-      if (repeats(e.key, call)) {
+      if (e.key == key_of(call)) {
         last_ = at;
         return {&e.schedule, e.at_once};
       }
@@ -86,26 +86,21 @@ class CallMemo {
 
  private:
   static constexpr std::size_t kEntries = 16;  // a root per rank up to 16 ranks, or a few calls
-  struct Key {
+  struct Key {  // the root first: it tells the entries of a rotation apart at the first test
+    int root = -1;
     CollKind kind = CollKind::sync;
     bool reduces = false, commutative = false;
-    int root = -1, distance = 0;
+    int distance = 0;
     std::size_t elem = 0;
     const std::byte* send = nullptr;
     std::size_t send_elems = 0;
     const std::byte* recv = nullptr;
     std::size_t recv_elems = 0;
+    friend bool operator==(const Key&, const Key&) = default;
   };
   static Key key_of(const Call& c) {
-    return Key{c.kind, static_cast<bool>(c.kernel), c.kernel.commutative, c.root, c.distance, c.elem,
-               c.send, c.send_elems, c.recv, c.recv_elems};
-  }
-  // key == key_of(c), cheapest tests first (the root tells the entries of a rotation apart).
-  static bool repeats(const Key& k, const Call& c) {
-    return k.root == c.root && k.kind == c.kind && k.send == c.send && k.recv == c.recv &&
-           k.send_elems == c.send_elems && k.recv_elems == c.recv_elems && k.elem == c.elem &&
-           k.distance == c.distance && k.reduces == static_cast<bool>(c.kernel) &&
-           k.commutative == c.kernel.commutative;
+    return Key{c.root, c.kind, static_cast<bool>(c.kernel), c.kernel.commutative, c.distance,
+               c.elem, c.send, c.send_elems, c.recv, c.recv_elems};
   }
   struct Entry {
     Key key;

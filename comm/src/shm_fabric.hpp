@@ -96,7 +96,7 @@ class ShmFabric {
   std::size_t stream_limit() const { return stream_limit_; }
   // A transfer the schedule has the sender copy (Copier::sender) is pushed above this size: what
   // does not fit in the ring at once, where one copy beats two (stream_transfer.cpp).
-  std::size_t push_above() const { return std::min(stream_limit_, geometry_[2].cells * kMaxBytes); }
+  std::size_t push_above() const { return std::min(stream_limit_, large_ring_holds()); }
   // CCL_STREAM_MAX in bytes, all of them when unset; nullopt when it is not a number.
   static std::optional<unsigned long long> stream_max_setting();
   // Start a pushed transfer (op->push says which side; data and bytes are the caller's buffer,
@@ -191,6 +191,8 @@ class ShmFabric {
   // The source's part of a pushed transfer, once the target's address is in op->control.
   void write_pushed(ShmOp* op);
   bool probe_push();  // collective over the node: can every rank write into its neighbour?
+  // Bytes the large ring holds at once: its cells, full.
+  std::size_t large_ring_holds() const { return geometry_[2].cells * kMaxBytes; }
   // Collective over the node: stream_limit(), CCL_STREAM_MAX (bytes) if every rank sets it.
   std::size_t agreed_stream_limit() const;
   // A message from ring class `cls` into the first matching receive posted: the receive, taken off

@@ -50,7 +50,7 @@ std::optional<unsigned long long> ShmFabric::stream_max_setting() {
 std::size_t ShmFabric::agreed_stream_limit() const {
   // Ranks that share cores: what fits in the ring at once, so that a sender never waits on a
   // receiver that may be asleep. Otherwise every size: see above.
-  const unsigned long long ring = geometry_[2].cells * kMaxBytes;
+  const unsigned long long ring = large_ring_holds();
   // The setting was checked on every rank at start-up (mpi_runtime.cpp).
   const unsigned long long mine =
       std::min(oversubscribed_ ? ring : ~0ull, stream_max_setting().value_or(0));
