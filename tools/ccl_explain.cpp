@@ -94,7 +94,12 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (!model_path.empty()) ccl::set_machine_model(ccl::load_machine_model(model_path));
+    // Without --model, the model a job of np ranks runs with: CCL_MODEL, else the built-in one.
+    if (!model_path.empty()) {
+      ccl::set_machine_model(ccl::load_machine_model(model_path));
+    } else {
+      ccl::use_builtin_model(static_cast<int>(np));
+    }
     const ccl::MachineModel& model = ccl::machine_model();
     ccl::Shape s;
     s.kind = *kind;
