@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -32,6 +33,8 @@ class CommEntry {
   bool ready() const { return formation_ == nullptr && queue_.empty(); }
   // The group once advance() returned true.
   const Group& formed_group() const { return group_; }
+  // The number of the next persistent collective bound on the communicator (persistent.hpp).
+  std::uint64_t take_binding() { return bindings_++; }
 
  private:
   MPI_Comm comm_;
@@ -39,6 +42,7 @@ class CommEntry {
   std::unique_ptr<GroupFormation> formation_;
   Group group_;
   std::deque<Pending*> queue_;
+  std::uint64_t bindings_ = 0;
 };
 
 // The entry of a communicator, made (and its formation started) on first use: the holder in the

@@ -19,6 +19,7 @@
 #include "drop_in_state.hpp"
 #include "pass_through.hpp"
 #include "reduction_kernel.hpp"
+#include "type_hold.hpp"
 #include "usage_report.hpp"
 
 namespace ccl::drop_in {
@@ -125,8 +126,14 @@ int MPI_Op_free(MPI_Op* op) {
 }
 
 int MPI_Type_free(MPI_Datatype* type) {
+  if (type == nullptr) return PMPI_Type_free(type);
   forget_layout(*type);
   forget_kernels(MPI_OP_NULL, *type);
+  // A reduction under way still uses it: freed when it lets go (MPI frees it "when done").
+  if (defer_type_free(*type)) {
+    *type = MPI_DATATYPE_NULL;
+    return MPI_SUCCESS;
+  }
   return PMPI_Type_free(type);
 }
 

@@ -80,7 +80,8 @@ void Pending::start() {
   started = true;
   detail::Call call = plan->calls.front().take();
   kind = call.kind;
-  running = detail::start(entry->formed_group(), std::move(call));
+  running = binding ? detail::start_bound(entry->formed_group(), std::move(call), *binding)
+                    : detail::start(entry->formed_group(), std::move(call));
 }
 
 bool Pending::advance() {
@@ -123,7 +124,8 @@ void Pending::mark_complete() {
   }
 }
 
-RoundScope::RoundScope(MPI_Request handle, int tag) : handle_(handle), tag_(tag) {
+RoundScope::RoundScope(MPI_Request handle, int tag, std::optional<std::uint64_t> binding)
+    : handle_(handle), tag_(tag), binding_(binding) {
   round_being_started = this;
 }
 RoundScope::~RoundScope() { round_being_started = nullptr; }
@@ -151,6 +153,7 @@ MPI_Request begin_nonblocking(MpiCall which, std::shared_ptr<CommEntry> entry,
     round->taken_ = true;
     p->handle = round->handle_;
     p->round_tag = round->tag_;
+    p->binding = round->binding_;
   } else {
     PMPI_Grequest_start(&query_status, &free_pending, &cancel_pending, p.get(), &p->handle);
   }

@@ -10,6 +10,7 @@
 
 #include <exception>
 #include <memory>
+#include <optional>
 
 #include "ccl/request.hpp"
 #include "comm_entry.hpp"
@@ -28,6 +29,7 @@ struct Pending {
   bool started = false;
   bool complete = false;
   int round_tag = -1;                     // a persistent round's (completes the user's handle)
+  std::optional<std::uint64_t> binding;   // a persistent round's binding number (start_bound)
   MPI_Request on_mpi = MPI_REQUEST_NULL;  // a persistent round MPI runs itself
 
   void start();    // the group is formed and every collective queued before this one started
@@ -44,7 +46,8 @@ MPI_Request begin_nonblocking(MpiCall which, std::shared_ptr<CommEntry> entry,
 // instead of a generalized request (begin_nonblocking then returns MPI_REQUEST_NULL).
 class RoundScope {
  public:
-  RoundScope(MPI_Request handle, int tag);
+  // `binding`: the persistent call's number on its communicator's entry, if it has one.
+  RoundScope(MPI_Request handle, int tag, std::optional<std::uint64_t> binding);
   ~RoundScope();
   RoundScope(const RoundScope&) = delete;
   RoundScope& operator=(const RoundScope&) = delete;
@@ -54,6 +57,7 @@ class RoundScope {
   friend MPI_Request begin_nonblocking(MpiCall, std::shared_ptr<CommEntry>, std::unique_ptr<Plan>);
   MPI_Request handle_;
   int tag_;
+  std::optional<std::uint64_t> binding_;
   bool taken_ = false;
 };
 // A persistent round whose collective MPI runs (request `inner`), under the user's handle.

@@ -4,8 +4,11 @@
 #include <unordered_map>
 #include <utility>
 
+#include "comm_entry.hpp"
+#include "drop_in_state.hpp"
 #include "pass_through.hpp"
 #include "pending.hpp"
+#include "wrap_common.hpp"
 
 namespace ccl::drop_in {
 
@@ -16,7 +19,18 @@ struct Binding {
   int tag = 0;
   StartRound start;
   std::vector<MPI_Datatype> kept;
+  std::optional<std::uint64_t> number;  // on the communicator's entry, when the drop-in runs it
 };
+
+// The next binding number of the communicator, when the drop-in can run collectives on it. Every
+// member binds in the same order (MPI asks it), so members agree on the numbers.
+std::optional<std::uint64_t> number_binding(MPI_Comm comm) {
+  if (!drop_in_state().active || communicator_problem(comm) != nullptr) return std::nullopt;
+  const char* why_not = nullptr;
+  const EntryRef entry = entry_of(comm, &why_not);
+  if (entry == nullptr) return std::nullopt;
+  return (*entry)->take_binding();
+}
 
 std::unordered_map<MPI_Request, Binding>& bindings() {
   static std::unordered_map<MPI_Request, Binding> b;
@@ -73,7 +87,8 @@ int Binder::bind(MpiCall which, StartRound start, MPI_Request* request) {
     free_tags().push_back(tag);
     return rc;
   }
-  bindings()[*request] = Binding{which, tag, std::move(start), std::move(kept_)};
+  bindings()[*request] =
+      Binding{which, tag, std::move(start), std::move(kept_), number_binding(comm_)};
   return MPI_SUCCESS;
 }
 
@@ -95,7 +110,7 @@ int start_round(MPI_Request* handle) {
     PMPI_Start(handle);  // the receive its round's end completes
   }
   MPI_Request inner = MPI_REQUEST_NULL;
-  const RoundScope round(*handle, b.tag);
+  const RoundScope round(*handle, b.tag, b.number);
   const int rc = b.start(&inner);  // a wrapper: not inside one here
   if (round.taken()) return rc;
   if (rc != MPI_SUCCESS || inner == MPI_REQUEST_NULL) {

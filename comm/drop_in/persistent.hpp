@@ -9,11 +9,18 @@
 // completes it. So the handle can sit in any Wait/Test call beside point-to-point requests, MPI
 // reports its completion and status, and MPI_Start restarts it. The status it leaves is that of
 // the receive (source 0, the private tag, no elements), where MPI would leave an empty one.
+//
+// MPI matches persistent collectives by the order of their _init calls, and lets members start
+// them in any order: each binding on a communicator the drop-in runs takes the next number of
+// the communicator's entry, and its rounds run on ccl as rounds of that binding
+// (ccl::detail::start_bound), not as the group's next collective.
 #pragma once
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "usage_report.hpp"
@@ -23,9 +30,10 @@ namespace ccl::drop_in {
 // One round of a bound call: its nonblocking form with the bound arguments.
 using StartRound = std::function<int(MPI_Request*)>;
 
-// Builds one binding: keep() the datatypes the rounds use, then bind().
+// Builds one binding on a communicator: keep() the datatypes the rounds use, then bind().
 class Binder {
  public:
+  explicit Binder(MPI_Comm comm) : comm_(comm) {}
   // The type as the rounds may use it after the program freed its own handle (MPI lets it):
   // a duplicate, or the predefined type itself.
   MPI_Datatype keep(MPI_Datatype type);
@@ -33,6 +41,7 @@ class Binder {
   int bind(MpiCall which, StartRound start, MPI_Request* request);
 
  private:
+  MPI_Comm comm_;
   std::vector<MPI_Datatype> kept_;
 };
 

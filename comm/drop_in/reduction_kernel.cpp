@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "datatype_layout.hpp"
+#include "type_hold.hpp"
 
 namespace ccl::drop_in {
 
@@ -129,7 +130,15 @@ struct UserOp {
   MPI_User_function* fn = nullptr;
   bool commutative = false;
 };
+// Holds its datatype while it lives (type_hold.hpp): a request in flight keeps the kernel.
 struct UserCall {
+  UserCall(MPI_User_function* f, MPI_Datatype t, std::size_t b) : fn(f), type(t), bytes(b) {
+    hold_type(type);
+  }
+  ~UserCall() { release_type(type); }
+  UserCall(const UserCall&) = delete;
+  UserCall& operator=(const UserCall&) = delete;
+
   MPI_User_function* fn;
   MPI_Datatype type;
   std::size_t bytes;  // of one element
@@ -164,7 +173,7 @@ void apply_user(const void* state, const std::byte* left, const std::byte* right
 ReduceKernel user_kernel(const UserOp& op, MPI_Datatype type, std::size_t bytes) {
   ReduceKernel k;
   k.fn = &apply_user;
-  k.op = std::make_shared<const UserCall>(UserCall{op.fn, type, bytes});
+  k.op = std::make_shared<const UserCall>(op.fn, type, bytes);
   k.id = detail::fingerprint(op.commutative ? "MPI_Op_create commutative" : "MPI_Op_create");
   k.name = op.commutative ? "MPI user op (commutative)" : "MPI user op";
   k.commutative = op.commutative;

@@ -266,7 +266,7 @@ int MPI_Ibarrier(MPI_Comm c, MPI_Request* q) {
 // bound arguments (persistent.hpp), whose arrays the binding copies.
 int MPI_Allgather_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
                        MPI_Comm c, MPI_Info, MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   st = binder.keep(st);
   rt = binder.keep(rt);
   return binder.bind(MpiCall::Allgather_init, [=](MPI_Request* round) {
@@ -275,7 +275,7 @@ int MPI_Allgather_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, 
 }
 int MPI_Allgatherv_init(const void* s, int sn, MPI_Datatype st, void* r, const int rn[],
                         const int rd[], MPI_Datatype rt, MPI_Comm c, MPI_Info, MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   st = binder.keep(st);
   rt = binder.keep(rt);
   const int members = size_of(c);
@@ -287,7 +287,7 @@ int MPI_Allgatherv_init(const void* s, int sn, MPI_Datatype st, void* r, const i
 }
 int MPI_Alltoall_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
                       MPI_Comm c, MPI_Info, MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   st = binder.keep(st);
   rt = binder.keep(rt);
   return binder.bind(MpiCall::Alltoall_init, [=](MPI_Request* round) {
@@ -297,7 +297,7 @@ int MPI_Alltoall_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, M
 int MPI_Alltoallv_init(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r,
                        const int rn[], const int rd[], MPI_Datatype rt, MPI_Comm c, MPI_Info,
                        MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   st = binder.keep(st);
   rt = binder.keep(rt);
   const int members = size_of(c);
@@ -315,7 +315,7 @@ int MPI_Alltoallv_init(const void* s, const int sn[], const int sd[], MPI_Dataty
   }, q);
 }
 int MPI_Barrier_init(MPI_Comm c, MPI_Info, MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   return binder.bind(MpiCall::Barrier_init, [=](MPI_Request* round) {
     return barrier(MpiCall::Barrier_init, c, round);
   }, q);

@@ -266,7 +266,7 @@ int MPI_Ireduce_scatter_block(const void* s, void* r, int n, MPI_Datatype t, MPI
 // bound arguments (persistent.hpp).
 int MPI_Reduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int root,
                     MPI_Comm c, MPI_Info, MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   t = binder.keep(t);
   return binder.bind(MpiCall::Reduce_init, [=](MPI_Request* round) {
     return reduce(MpiCall::Reduce_init, s, r, n, t, op, root, c, round);
@@ -274,7 +274,7 @@ int MPI_Reduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, in
 }
 int MPI_Allreduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
                        MPI_Info, MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   t = binder.keep(t);
   return binder.bind(MpiCall::Allreduce_init, [=](MPI_Request* round) {
     return all_members(MpiCall::Allreduce_init, CollKind::combine, s, r, n, t, op, c, round,
@@ -283,7 +283,7 @@ int MPI_Allreduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op,
 }
 int MPI_Scan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Info,
                   MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   t = binder.keep(t);
   return binder.bind(MpiCall::Scan_init, [=](MPI_Request* round) {
     return all_members(MpiCall::Scan_init, CollKind::prefix, s, r, n, t, op, c, round, PMPI_Scan,
@@ -292,7 +292,7 @@ int MPI_Scan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_
 }
 int MPI_Exscan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
                     MPI_Info, MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   t = binder.keep(t);
   return binder.bind(MpiCall::Exscan_init, [=](MPI_Request* round) {
     return exscan(MpiCall::Exscan_init, s, r, n, t, op, c, round);
@@ -300,7 +300,7 @@ int MPI_Exscan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MP
 }
 int MPI_Reduce_scatter_block_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op,
                                   MPI_Comm c, MPI_Info, MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   t = binder.keep(t);
   return binder.bind(MpiCall::Reduce_scatter_block_init, [=](MPI_Request* round) {
     return reduce_scatter_block(MpiCall::Reduce_scatter_block_init, s, r, n, t, op, c, round);

@@ -294,7 +294,7 @@ int MPI_Igatherv(const void* s, int sn, MPI_Datatype st, void* r, const int rn[]
 // Persistent forms (MPI-4; MPIX_ in Open MPI 4.1): each round is the nonblocking call on the
 // bound arguments (persistent.hpp). The v-forms' rounds are MPI's, as their nonblocking forms.
 int MPI_Bcast_init(void* b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Info, MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   t = binder.keep(t);
   return binder.bind(MpiCall::Bcast_init, [=](MPI_Request* round) {
     return bcast(MpiCall::Bcast_init, b, n, t, root, c, round);
@@ -302,7 +302,7 @@ int MPI_Bcast_init(void* b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Inf
 }
 int MPI_Scatter_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
                      int root, MPI_Comm c, MPI_Info, MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   st = binder.keep(st);
   rt = binder.keep(rt);
   return binder.bind(MpiCall::Scatter_init, [=](MPI_Request* round) {
@@ -311,7 +311,7 @@ int MPI_Scatter_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MP
 }
 int MPI_Gather_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
                     int root, MPI_Comm c, MPI_Info, MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   st = binder.keep(st);
   rt = binder.keep(rt);
   return binder.bind(MpiCall::Gather_init, [=](MPI_Request* round) {
@@ -320,7 +320,7 @@ int MPI_Gather_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI
 }
 int MPI_Scatterv_init(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r,
                       int rn, MPI_Datatype rt, int root, MPI_Comm c, MPI_Info, MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   st = binder.keep(st);
   rt = binder.keep(rt);
   // The counts matter at the root only (elsewhere they may be null).
@@ -334,7 +334,7 @@ int MPI_Scatterv_init(const void* s, const int sn[], const int sd[], MPI_Datatyp
 int MPI_Gatherv_init(const void* s, int sn, MPI_Datatype st, void* r, const int rn[],
                      const int rd[], MPI_Datatype rt, int root, MPI_Comm c, MPI_Info,
                      MPI_Request* q) {
-  Binder binder;
+  Binder binder(c);
   st = binder.keep(st);
   rt = binder.keep(rt);
   const int members = rank_in(c) == root ? size_of(c) : 0;

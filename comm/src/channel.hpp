@@ -79,4 +79,12 @@ class Channel {
 // Phases of one collective instance: 0 the main schedule, 1..3 develop-mode checks.
 inline constexpr int kPhases = 4;
 
+// An instance with this bit set is a persistent call's, numbered by binding below it: every round
+// of it has that one instance, since MPI matches persistent collectives by the order in which
+// they were bound, and members may start them in any order. Rounds of one call between two
+// members keep their order (messages are matched in order per peer, tag and size class), and
+// channels give these instances tags regular instances never reach.
+inline constexpr std::uint64_t kPersistentInstance = std::uint64_t{1} << 63;
+inline bool is_persistent(std::uint64_t instance) { return (instance & kPersistentInstance) != 0; }
+
 }  // namespace ccl::detail

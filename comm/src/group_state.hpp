@@ -130,6 +130,7 @@ struct GroupState {
   Pgid pgid;
   std::vector<int> torus;  // the layout set_torus declared, if any
   std::uint64_t instances = 0;
+  std::uint64_t persistent_bound = 0;  // persistent calls bound on the group (their numbers)
   // Nonblocking collectives started on the group and not yet complete, by instance (ascending):
   // the oldest must complete before an instance a tag cycle later starts.
   std::vector<std::pair<std::uint64_t, Operation*>> in_flight;

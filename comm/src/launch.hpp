@@ -18,11 +18,12 @@ void add_main_schedule(Operation& op, const Shape& shape, std::uint64_t instance
 
 // The shape of a call that passes its checks; throws ccl::Error naming the problem otherwise.
 Shape checked_shape(const Group& group, const Call& call);
-// Start a call whose shape checked_shape() gave (a persistent call's, bound once): what start()
-// does after its checks. Develop mode still adds its checks across members.
-Request start_checked(const Group& group, Call call, const Shape& shape);
-// The same in run mode for a persistent call's own operation, which holds the call and group.
-Request start_round(Operation& op, const Shape& shape);
+// Start a round of a persistent call, whose shape checked_shape() gave when it was bound and
+// whose instance (kPersistentInstance) every round has: what start() does after its checks.
+// Develop mode still adds its checks across members.
+Request start_checked(const Group& group, Call call, const Shape& shape, std::uint64_t instance);
+// The same in run mode on the persistent call's own operation, which holds the call and group.
+Request start_round(Operation& op, const Shape& shape, std::uint64_t instance);
 
 // A check exchange (phase 1..3) on buffers send/recv, with its own run and scratch.
 void add_check_schedule(Operation& op, const Shape& shape, const std::byte* send, std::byte* recv,

@@ -71,7 +71,8 @@ MpiChannel::MpiChannel(MPI_Comm comm, ShmFabric* fabric, const std::vector<int>&
   MPI_Comm_get_attr(comm_, MPI_TAG_UB, &tag_ub, &flag);
   const std::uint64_t ub = std::min({flag ? static_cast<std::uint64_t>(*tag_ub) : 32767, tag_limit,
                                      ShmFabric::kTagLimit - 1});
-  tag_cycle_ = std::bit_floor((ub + 1) / kPhases);  // a power of two: a mask, not a division
+  // A power of two (a mask, not a division); half the instance tags, the other half persistent.
+  tag_cycle_ = std::bit_floor((ub + 1) / kPhases) / 2;
 }
 
 MpiChannel::~MpiChannel() {
@@ -82,7 +83,9 @@ MpiChannel::~MpiChannel() {
 
 std::uint64_t MpiChannel::tag(std::uint64_t instance, int phase) const {
   // Instances a cycle apart share a tag: start() completes the older before the newer starts.
-  return (instance & (tag_cycle_ - 1)) * kPhases + static_cast<std::uint64_t>(phase);
+  const std::uint64_t slot =
+      (is_persistent(instance) ? tag_cycle_ : 0) + (instance & (tag_cycle_ - 1));
+  return slot * kPhases + static_cast<std::uint64_t>(phase);
 }
 
 ShmOp* MpiChannel::shm_op(bool is_send, int local, std::uint64_t tag, const std::byte* data,

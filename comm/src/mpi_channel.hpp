@@ -23,8 +23,9 @@ class MpiChannel final : public Channel {
  public:
   // Takes ownership of comm and sets MPI_ERRORS_RETURN on it. `fabric` may be null; `members`
   // are the group's world ranks, `context` its PGID; tags stay at or below `tag_limit` (and
-  // MPI_TAG_UB), so instance numbers wrap every (tag_limit + 1) / kPhases rounded down to a
-  // power of two.
+  // MPI_TAG_UB): the lower half of them for regular instances, which wrap every
+  // (tag_limit + 1) / kPhases / 2 rounded down to a power of two, the upper half for persistent
+  // calls (kPersistentInstance), by binding number modulo as many.
   MpiChannel(MPI_Comm comm, ShmFabric* fabric, const std::vector<int>& members, const Pgid& context,
              std::uint64_t tag_limit);
   ~MpiChannel() override;

@@ -32,7 +32,8 @@ struct Bound {
   KeptOperation kept;  // holds the call; its rounds (in run mode) run on it
   Shape shape;
   std::vector<int> torus;  // the group's layout when the shape was fixed
-  Request round;           // destroyed first: waits for an active round
+  std::uint64_t instance = 0;  // of every round: kPersistentInstance and the binding's number
+  Request round;               // destroyed first: waits for an active round
   bool active = false;
 
   const Call& call() { return kept.op->call(); }
@@ -53,6 +54,7 @@ Persistent bind(const Group& g, Call call) {
   bound->group = g;
   bound->shape = checked_shape(g, call);
   bound->torus = g.state().torus;
+  bound->instance = kPersistentInstance | g.state().persistent_bound++;
   Operation* op = g.state().process->acquire();
   op->retain();
   bound->kept.op = op;
@@ -81,8 +83,9 @@ void Persistent::start() {
                 b.group.label() + "' whose last round is still active (test or wait first)");
   }
   // Develop mode checks each round across members as a new call; run mode reuses the operation.
-  b.round = mode() == Mode::develop ? detail::start_checked(b.group, b.call(), b.current_shape())
-                                    : detail::start_round(*b.kept.op, b.current_shape());
+  b.round = mode() == Mode::develop
+                ? detail::start_checked(b.group, b.call(), b.current_shape(), b.instance)
+                : detail::start_round(*b.kept.op, b.current_shape(), b.instance);
   b.active = true;
 }
 

@@ -142,21 +142,28 @@ void make_room_for_next_instance(GroupState& g) {
   }
 }
 
+// The next regular instance on the group, once the one a tag cycle before it is complete.
+std::uint64_t next_instance(GroupState& g) {
+  if (!g.in_flight.empty()) make_room_for_next_instance(g);
+  return g.instances++;
+}
+
 // Set up the operation of a call of shape `shape` (develop-mode checks, main schedule); the
 // call passed its checks, or `problem` is what they found, which only develop mode lets through
 // to report it on every member. `request` owns the operation from the start, so nothing leaks
-// when setting up throws. Null when the call returns at once.
+// when setting up throws. Null when the call returns at once. `persistent`: the instance of the
+// persistent call this is a round of, else the group's next.
 Operation* set_up(const Group& group, Call call, const Shape& shape,
-                  const std::optional<Problem>& problem, Request& request) {
+                  const std::optional<Problem>& problem, Request& request,
+                  std::optional<std::uint64_t> persistent = std::nullopt) {
   GroupState& g = group.state();
   const bool develop = mode() == Mode::develop;
   if (!develop && returns_at_once(shape)) return nullptr;
-  if (!g.in_flight.empty()) make_room_for_next_instance(g);
 
+  const std::uint64_t instance = persistent ? *persistent : next_instance(g);
   Operation* op = g.process->acquire();
   request = Request(op);
   const CollKind kind = call.kind;
-  const std::uint64_t instance = g.instances++;
   op->begin(kind, group.shared_state(), std::move(call), instance);
   try {
     if (develop) add_develop_checks(*op, problem, instance);
@@ -170,23 +177,25 @@ Operation* set_up(const Group& group, Call call, const Shape& shape,
   return op;
 }
 
-// Check the call, then set it up.
-Operation* prepare(const Group& group, Call call, Request& request) {
+// Check the call, then set it up (a round of the persistent call of that instance, if given).
+Operation* prepare(const Group& group, Call call, Request& request,
+                   std::optional<std::uint64_t> persistent = std::nullopt) {
   GroupState& g = group.state();
   const int size = static_cast<int>(g.members.size());
   bool in_place = false;
   const std::optional<Problem> problem = check_call(call, size, g.rank, in_place);
   if (problem && mode() != Mode::develop) throw_problem(call, g, *problem);
   const Shape shape = problem ? Shape{} : shape_of(call, size, g.rank, in_place, g.torus);
-  return set_up(group, std::move(call), shape, problem, request);
+  return set_up(group, std::move(call), shape, problem, request, persistent);
 }
 
-// Hand a set-up operation to the engine, which posts its first round.
+// Hand a set-up operation to the engine, which posts its first round. Regular instances are
+// tracked until done, for the tag cycle; persistent ones have tags of their own.
 Request launch(Operation* started, Request request) {
   if (started == nullptr) return request;  // complete already
   Operation& op = *started;
   op.process().engine->add(op);
-  if (!op.done()) op.track_in_group();
+  if (!op.done() && !is_persistent(op.instance())) op.track_in_group();
   return request;
 }
 
@@ -198,13 +207,16 @@ Request start(const Group& group, Call call) {
   return launch(started, std::move(request));
 }
 
-Request start_round(Operation& op, const Shape& shape) {
+Request start_bound(const Group& group, Call call, std::uint64_t binding) {
+  Request request;
+  Operation* started = prepare(group, std::move(call), request, kPersistentInstance | binding);
+  return launch(started, std::move(request));
+}
+
+Request start_round(Operation& op, const Shape& shape, std::uint64_t instance) {
   Request request;
   if (returns_at_once(shape)) return request;
-  GroupState& g = op.group();
-  if (!g.in_flight.empty()) make_room_for_next_instance(g);
   request = Request(&op);
-  const std::uint64_t instance = g.instances++;
   op.again(instance);
   try {
     add_main_schedule(op, shape, instance);
@@ -215,9 +227,10 @@ Request start_round(Operation& op, const Shape& shape) {
   return launch(&op, std::move(request));
 }
 
-Request start_checked(const Group& group, Call call, const Shape& shape) {
+Request start_checked(const Group& group, Call call, const Shape& shape,
+                      std::uint64_t instance) {
   Request request;
-  Operation* started = set_up(group, std::move(call), shape, std::nullopt, request);
+  Operation* started = set_up(group, std::move(call), shape, std::nullopt, request, instance);
   return launch(started, std::move(request));
 }
 

@@ -432,6 +432,27 @@ void check_nonblocking(const Ctx& x, int t) {
     for (int i = 0; i < 2; ++i)
       expect(back[s * 2 + i] == value(t, s, x.rank * 2 + i), "ialltoall via testsome");
   if (x.rank == x.size - 1) expect(red == sum, "ireduce via testsome");
+  // A user operator and its datatype freed while the reduction is under way: it completes
+  // normally, the function still given a handle it can query (MPICH rejects a freed one).
+  {
+    MPI_Datatype pair;
+    MPI_Type_contiguous(2, MPI_INT, &pair);
+    MPI_Type_commit(&pair);
+    MPI_Op by_type;
+    MPI_Op_create(&int_sum_by_type, 1, &by_type);
+    std::vector<int> in{static_cast<int>(value(t, x.rank, 3)), static_cast<int>(value(t, x.rank, 4))};
+    std::vector<int> got{-7, -7}, want{0, 0};
+    for (int r = 0; r < x.size; ++r) {
+      want[0] += static_cast<int>(value(t, r, 3));
+      want[1] += static_cast<int>(value(t, r, 4));
+    }
+    MPI_Iallreduce(in.data(), got.data(), 1, pair, by_type, x.comm, &q[0]);
+    MPI_Type_free(&pair);
+    MPI_Op_free(&by_type);
+    expect(pair == MPI_DATATYPE_NULL, "a freed datatype's handle is null");
+    MPI_Wait(&q[0], MPI_STATUS_IGNORE);
+    expect(got == want, "iallreduce whose user operator and datatype were freed under way");
+  }
   int flag = 0;
   std::vector<int> scattered(3), gathered(static_cast<std::size_t>(3 * x.size));
   MPI_Iscatter(all.data(), 2, MPI_INT, scattered.data(), 2, MPI_INT, 0, x.comm, &q[0]);

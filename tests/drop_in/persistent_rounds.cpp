@@ -1,11 +1,11 @@
 // A plain MPI program (no ccl in it) using persistent collectives: MPI-4's MPI_*_init on an MPI
 // that has them (MPICH 4), Open MPI 4.1's MPIX_*_init from mpi-ext.h otherwise. Every kind the
 // drop-in binds is initialised once, on the world and on a split communicator, and started
-// round after round (with MPI_Startall, beside a persistent point-to-point pair) on new data;
-// each rank completes the rounds its own way (Wait, Waitall, Testall, Testany, Waitsome), and
-// every result is checked against values computed locally. A strided datatype is freed right
-// after the binding, as MPI allows (--keep-type keeps it: Open MPI 4.1's own persistent bcast
-// then crashes in MPI_Start). Run with and without libccl_mpi.
+// round after round (with MPI_Startall, beside a persistent point-to-point pair, in an order of
+// each rank's own) on new data; each rank completes the rounds its own way (Wait, Waitall,
+// Testall, Testany, Waitsome), and every result is checked against values computed locally. A
+// strided datatype is freed right after the binding, as MPI allows (--keep-type keeps it: Open
+// MPI 4.1's own persistent bcast then crashes in MPI_Start). Run with and without libccl_mpi.
 //   persistent_rounds [ROUNDS] [--keep-type]
 #include <mpi.h>
 #if defined(OPEN_MPI) && MPI_VERSION < 4
@@ -15,9 +15,11 @@
 #define INIT(name) MPI_##name##_init
 #endif
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -236,7 +238,12 @@ int main(int argc, char** argv) {
     std::vector<MPI_Request> all(on_world.requests);
     all.insert(all.end(), on_half.requests.begin(), on_half.requests.end());
     all.insert(all.end(), ring, ring + 2);
-    MPI_Startall(static_cast<int>(all.size()), all.data());
+    // Started in an order of each rank's own: MPI-4 matches persistent collectives by the order
+    // they were bound in (MPICH's p_order), not started in.
+    std::vector<MPI_Request> order(all);
+    std::mt19937 rng(static_cast<unsigned>(world_rank * 7919 + round));
+    std::shuffle(order.begin(), order.end(), rng);
+    MPI_Startall(static_cast<int>(order.size()), order.data());
     complete(all, (world_rank + round) % 5);
     on_world.check(round);
     on_half.check(round);

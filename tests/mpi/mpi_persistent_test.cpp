@@ -158,6 +158,48 @@ TEST(MpiPersistent, StartWhileActiveIsRefusedAndBindingChecksTheCall) {
   EXPECT_THROW(ccl::Persistent().start(), ccl::Error);
 }
 
+// MPI-4 matches persistent collectives by the order they were bound in, not started in: members
+// start the same calls in different orders (a root runs rounds ahead of its leaves), with
+// messages of every size class between the same pair, and a regular call in the middle.
+TEST(MpiPersistent, StartedInAnyOrderMatchByBinding) {
+  const ccl::Group w = ccl::world();
+  const int P = w.size(), me = w.rank();
+  const std::size_t n = 3, big = 12000;  // big: past the shared-memory rings
+  std::vector<I64> bc(big), all_in(n), all_out(n), cat_in(big / 4);
+  std::vector<I64> cat_out(big / 4 * static_cast<std::size_t>(P)), extra_in(n), extra_out(n);
+  std::vector<ccl::Persistent> calls;
+  calls.push_back(ccl::bcast_init(w, bc, 0));
+  calls.push_back(ccl::combine_init(w, all_in, all_out, ccl::sum));
+  calls.push_back(ccl::concat_init(w, cat_in, cat_out));
+  calls.push_back(ccl::sync_init(w));
+  std::vector<std::size_t> order(calls.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  const auto summed = [&](int salt) {
+    std::vector<I64> s(n, 0);
+    for (int m = 0; m < P; ++m) {
+      const std::vector<I64> d = ref::data(m, n, salt);
+      for (std::size_t i = 0; i < n; ++i) s[i] += d[i];
+    }
+    return s;
+  };
+  std::mt19937 rng(static_cast<unsigned>(me * 104729 + 11));
+  for (int round = 0; round < 8; ++round) {
+    refill(bc, me == 0 ? ref::data(0, big, round) : std::vector<I64>(big, -1));
+    refill(all_in, ref::data(me, n, round));
+    refill(cat_in, ref::data(me, big / 4, round));
+    std::shuffle(order.begin(), order.end(), rng);
+    for (std::size_t i : order) calls[i].start();
+    refill(extra_in, ref::data(me, n, round + 100));
+    ccl::combine(w, extra_in, extra_out, ccl::sum);
+    std::shuffle(order.begin(), order.end(), rng);
+    for (std::size_t i : order) calls[i].wait();
+    EXPECT_EQ(bc, ref::data(0, big, round));
+    EXPECT_EQ(all_out, summed(round));
+    EXPECT_EQ(cat_out, ref::blocks(P, big / 4, round));
+    EXPECT_EQ(extra_out, summed(round + 100));
+  }
+}
+
 // In run mode, as for any call of zero bytes (MPI allows it).
 TEST(MpiPersistent, ZeroBytesCompleteAtOnce) {
   const ccl::Group w = ccl::world();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "ccl/group.hpp"
@@ -28,6 +29,11 @@ struct Call {
 
 // Validate, build or reuse the schedule, and start it. Collective over the group.
 Request start(const Group& g, Call call);
+// A round of a persistent call: the same, matched across members by `binding` (a number the
+// caller gives each persistent call in the order members bind them on the group) instead of by
+// the order of starts. A group's persistent calls take their numbers from one source:
+// ccl::Persistent's (ccl::bind), or the caller's own (the drop-in's, on groups of its own).
+Request start_bound(const Group& g, Call call, std::uint64_t binding);
 // The same, run to completion: when nothing else is outstanding it runs straight through with
 // blocking transfers, without registering with the progress engine.
 void run(const Group& g, Call call);

@@ -1,6 +1,7 @@
 // Persistent collectives, as MPI-4's MPI_Bcast_init and its kin: a call bound once to its group,
-// buffers and arguments, then started any number of times. Each start is one more collective on
-// the group, which every member starts in the same order as its other collectives there.
+// buffers and arguments, then started any number of times. Members bind the persistent calls of
+// a group in the same order (as MPI-4 asks of its _init calls) and may start them in any order,
+// among themselves and among the group's other collectives: rounds are matched by binding.
 //
 // Binding is local. It checks the call and fixes its shape and schedule once (throwing
 // ccl::Error as the call would), so a start only launches the schedule. Develop mode still checks
