@@ -1,6 +1,7 @@
 // Tag space: a group's collective instances are numbered, and the number wraps (tags are reused)
-// after (tag limit + 1) / phases instances, rounded down to a power of two. Run with a small
-// CCL_TAG_UB (tests/CMakeLists.txt: 31, so tags repeat every 8 instances) this does thousands of
+// after (tag limit + 1) / phases / 2 instances, rounded down to a power of two (the other half of
+// the tags are persistent calls'). Run with a small CCL_TAG_UB (tests/CMakeLists.txt: 31, so
+// tags repeat every 4 instances) this does thousands of
 // collectives, blocking and several nonblocking at once, on the world and on a partition, with
 // large messages (MPI) and small ones (shared memory), and checks every result.
 #include <gtest/gtest.h>
@@ -22,9 +23,9 @@ TEST(TagSpace, ManyMoreInstancesThanTagsStayCorrect) {
   const int P = w.size(), r = w.rank();
   const ccl::Group half = ccl::partition(w, r % 2, r, "half");
   const int H = half.size();
-  // The tag space in force: under CCL_TAG_UB=31 instance 8 must reuse instance 0's tag.
+  // The tag space in force: under CCL_TAG_UB=31 instance 4 must reuse instance 0's tag.
   const ccl::detail::Channel& channel = *w.state().channel;
-  const bool wraps = channel.tag(8, 0) == channel.tag(0, 0);
+  const bool wraps = channel.tag(4, 0) == channel.tag(0, 0);
   if (std::getenv("CCL_TAG_UB") != nullptr) {
     ASSERT_TRUE(wraps) << "CCL_TAG_UB=31 did not shrink the tag space";
   }
@@ -62,7 +63,7 @@ TEST(TagSpace, MoreInFlightThanTheTagCycleStayCorrect) {
   const ccl::Group w = ccl::world();
   const int P = w.size(), r = w.rank();
   const std::uint64_t cycle = w.state().channel->tag_cycle();
-  if (cycle > 64) GTEST_SKIP() << "run with CCL_TAG_UB=31: a tag cycle of 8";
+  if (cycle > 64) GTEST_SKIP() << "run with CCL_TAG_UB=31: a tag cycle of 4";
   const int K = static_cast<int>(cycle) * 3 + 1;
   const std::size_t n = 300;  // several rounds of a ring combine, through MPI and the rings
   for (const char* algorithm : {"ring", "recursive_doubling"}) {
