@@ -134,9 +134,7 @@ Walked walk(MPI_Datatype t) {
     PMPI_Type_get_contents(t, n_ints, n_addrs, n_types, ints.data(), addrs.data(), types.data());
     w = walk_contents(combiner, ints, addrs, types);
     for (MPI_Datatype& inner : types) {  // get_contents returns new handles for derived types
-      int a = 0, b = 0, c = 0, inner_combiner = 0;
-      PMPI_Type_get_envelope(inner, &a, &b, &c, &inner_combiner);
-      if (inner_combiner != MPI_COMBINER_NAMED) PMPI_Type_free(&inner);
+      if (!is_predefined(inner)) PMPI_Type_free(&inner);
     }
   }
   int size = 0;
@@ -189,6 +187,12 @@ const Layout& layout_of(MPI_Datatype type) {
   last_type = type;
   last_layout = &it->second;
   return it->second;
+}
+
+bool is_predefined(MPI_Datatype type) {
+  int integers = 0, addresses = 0, types = 0, combiner = 0;
+  return PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner) != MPI_SUCCESS ||
+         combiner == MPI_COMBINER_NAMED;
 }
 
 void forget_layout(MPI_Datatype type) {

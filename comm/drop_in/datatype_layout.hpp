@@ -31,5 +31,8 @@ struct Layout {
 const Layout& layout_of(MPI_Datatype type);
 // Forget a datatype's cached layout (its handle may be reused after MPI_Type_free).
 void forget_layout(MPI_Datatype type);
+// Whether MPI defines the type itself (nothing to duplicate, hold or free); also true for a
+// handle MPI cannot describe, which is no program's derived type either.
+bool is_predefined(MPI_Datatype type);
 
 }  // namespace ccl::drop_in

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "comm_entry.hpp"
+#include "datatype_layout.hpp"
 #include "drop_in_state.hpp"
 #include "pass_through.hpp"
 #include "pending.hpp"
@@ -67,10 +68,7 @@ int take_tag() {
 }  // namespace
 
 MPI_Datatype Binder::keep(MPI_Datatype type) {
-  int integers = 0, addresses = 0, types = 0, combiner = 0;
-  if (type == MPI_DATATYPE_NULL ||
-      PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner) != MPI_SUCCESS ||
-      combiner == MPI_COMBINER_NAMED) {
+  if (type == MPI_DATATYPE_NULL || is_predefined(type)) {
     return type;  // predefined (or for MPI to reject at the start)
   }
   MPI_Datatype copy = MPI_DATATYPE_NULL;

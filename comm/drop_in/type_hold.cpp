@@ -3,6 +3,8 @@
 
 #include <map>
 
+#include "datatype_layout.hpp"
+
 namespace ccl::drop_in {
 
 namespace {
@@ -18,16 +20,10 @@ std::map<MPI_Datatype, Hold>& holds() {
   return *h;
 }
 
-bool predefined(MPI_Datatype type) {
-  int integers = 0, addresses = 0, types = 0, combiner = 0;
-  PMPI_Type_get_envelope(type, &integers, &addresses, &types, &combiner);
-  return combiner == MPI_COMBINER_NAMED;
-}
-
 }  // namespace
 
 void hold_type(MPI_Datatype type) {
-  if (type == MPI_DATATYPE_NULL || predefined(type)) return;
+  if (type == MPI_DATATYPE_NULL || is_predefined(type)) return;
   ++holds()[type].count;
 }
 

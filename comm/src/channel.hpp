@@ -86,5 +86,10 @@ inline constexpr int kPhases = 4;
 // channels give these instances tags regular instances never reach.
 inline constexpr std::uint64_t kPersistentInstance = std::uint64_t{1} << 63;
 inline bool is_persistent(std::uint64_t instance) { return (instance & kPersistentInstance) != 0; }
+inline std::uint64_t persistent_instance(std::uint64_t binding) {
+  return kPersistentInstance | binding;
+}
+// The binding number of a persistent instance; a regular instance's own number.
+inline std::uint64_t number_of(std::uint64_t instance) { return instance & ~kPersistentInstance; }
 
 }  // namespace ccl::detail

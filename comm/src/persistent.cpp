@@ -54,7 +54,7 @@ Persistent bind(const Group& g, Call call) {
   bound->group = g;
   bound->shape = checked_shape(g, call);
   bound->torus = g.state().torus;
-  bound->instance = kPersistentInstance | g.state().persistent_bound++;
+  bound->instance = persistent_instance(g.state().persistent_bound++);
   Operation* op = g.state().process->acquire();
   op->retain();
   bound->kept.op = op;

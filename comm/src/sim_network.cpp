@@ -73,9 +73,8 @@ Network::PendingRecv* Network::recv(std::uint64_t channel, int src, int dst, std
 }
 
 std::uint64_t SimChannel::tag(std::uint64_t instance, int phase) const {
-  const std::uint64_t number = instance & ~detail::kPersistentInstance;
   return (instance & detail::kPersistentInstance) |
-         (number * detail::kPhases + static_cast<std::uint64_t>(phase));
+         (detail::number_of(instance) * detail::kPhases + static_cast<std::uint64_t>(phase));
 }
 
 void SimChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,

@@ -209,7 +209,7 @@ Request start(const Group& group, Call call) {
 
 Request start_bound(const Group& group, Call call, std::uint64_t binding) {
   Request request;
-  Operation* started = prepare(group, std::move(call), request, kPersistentInstance | binding);
+  Operation* started = prepare(group, std::move(call), request, persistent_instance(binding));
   return launch(started, std::move(request));
 }
 
