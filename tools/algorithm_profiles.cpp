@@ -22,40 +22,58 @@ void run_once(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t coun
   auto rv = [&](std::size_t len) { return std::span<double>(b.recv.data(), len); };
   using K = ccl::CollKind;
   switch (k) {
-    case K::bcast: ccl::bcast(w, rv(count), root); break;
-    case K::reduce: ccl::reduce(w, sv(count), rv(count), ccl::sum, root); break;
-    case K::combine: ccl::combine(w, sv(count), rv(count), ccl::sum); break;
-    case K::scatter: ccl::scatter(w, sv(count * n), rv(count), root); break;
-    case K::gather: ccl::gather(w, sv(count), rv(count * n), root); break;
-    case K::concat: ccl::concat(w, sv(count), rv(count * n)); break;
-    case K::index: ccl::index(w, sv(count * n), rv(count * n)); break;
-    case K::prefix: ccl::prefix(w, sv(count), rv(count), ccl::sum); break;
-    case K::shift: ccl::shift(w, sv(count), rv(count), 1); break;
-    case K::sync: ccl::sync(w); break;
-    default: break;
+    case K::bcast:
+      ccl::bcast(w, rv(count), root);
+      break;
+    case K::reduce:
+      ccl::reduce(w, sv(count), rv(count), ccl::sum, root);
+      break;
+    case K::combine:
+      ccl::combine(w, sv(count), rv(count), ccl::sum);
+      break;
+    case K::scatter:
+      ccl::scatter(w, sv(count * n), rv(count), root);
+      break;
+    case K::gather:
+      ccl::gather(w, sv(count), rv(count * n), root);
+      break;
+    case K::concat:
+      ccl::concat(w, sv(count), rv(count * n));
+      break;
+    case K::index:
+      ccl::index(w, sv(count * n), rv(count * n));
+      break;
+    case K::prefix:
+      ccl::prefix(w, sv(count), rv(count), ccl::sum);
+      break;
+    case K::shift:
+      ccl::shift(w, sv(count), rv(count), 1);
+      break;
+    case K::sync:
+      ccl::sync(w);
+      break;
+    default:
+      break;
   }
 }
 
-// This member's seconds per call in each of `reps` repetitions of `iters` calls. No other
-// collective of kind k runs meanwhile: the override under test may not apply to it. Rooted
-// collectives take turns with the first and the last member as root: which member is the root
-// can change the time (the root reduces, or copies out of every other), and a model measured at
-// one root would mislead at the other.
-std::vector<double> per_call(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t count, int iters, int reps,
-                             int first_rep) {
-  const int last = w.size() - 1;
-  std::vector<double> seconds;
-  for (int r = 0; r < reps; ++r) {
-    const int root = (first_rep + r) % 2 == 0 ? 0 : last;
-    // Untimed, as the benchmark does (blocks_of_calls.hpp); it also builds the schedule and
-    // touches the pages before the first timed call at this root.
-    run_once(k, w, b, count, root);
+// This member's mean seconds per call over `iters` calls, each alone between syncs, the root of
+// rooted collectives rotating from call to call: as IMB and OSU time a collective, and as the
+// benchmark's headline does. Profiles were once measured in blocks of back-to-back calls, where
+// the next call overlaps the last one's tail; there relays win (a 4 MiB bcast's 512 KiB-segment
+// chain on 7 ranks ran below every leaf pulling from the root), while a call timed alone, as
+// users time it, ran 1.8x the pulls' time. No other collective of kind k runs meanwhile: the
+// override under test may not apply to it.
+double alone(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t count, int iters) {
+  run_once(k, w, b, count, 0);  // untimed: builds the schedule and touches the pages
+  double sum = 0;
+  for (int i = 0; i < iters; ++i) {
     ccl::sync(w);
     const double t0 = MPI_Wtime();  // simulated time under SMPI
-    for (int i = 0; i < iters; ++i) run_once(k, w, b, count, root);
-    seconds.push_back((MPI_Wtime() - t0) / iters);
+    run_once(k, w, b, count, i % w.size());
+    sum += MPI_Wtime() - t0;
   }
-  return seconds;
+  return sum / iters;
 }
 
 ccl::Shape shape_of(ccl::CollKind k, int n, std::size_t count) {
@@ -84,8 +102,9 @@ struct Point {
   std::string key;     // of the profile it belongs to
   std::size_t count;   // elements per member (per destination for index)
   double predicted;    // by the plain model
-  // Seconds per call, each pass's slowest block, per placement pattern (rank_placement.hpp).
-  std::vector<std::vector<double>> slowest_in_pass;
+  // Seconds per call, mean over members, of each pass, per placement pattern
+  // (rank_placement.hpp).
+  std::vector<std::vector<double>> per_pass;
 };
 
 double median(std::vector<double> v) {
@@ -107,12 +126,14 @@ double figure(const std::vector<std::vector<double>>& per_pattern) {
 
 // Element counts to measure collective k at: per member (per destination for index), the first
 // carrying one element per member so that pieces and blocks are not empty.
-std::vector<std::size_t> counts_for(ccl::CollKind k, std::size_t members, const std::vector<std::size_t>& ladder) {
+std::vector<std::size_t> counts_for(ccl::CollKind k, std::size_t members,
+                                    const std::vector<std::size_t>& ladder) {
   using K = ccl::CollKind;
   std::vector<std::size_t> counts{k == K::index ? 1 : members};
   if (k == K::sync) return counts;  // no data: one size tells all
   for (std::size_t bytes : ladder) {
-    const std::size_t c = std::max<std::size_t>(1, bytes / sizeof(double) / (k == K::index ? members : 1));
+    const std::size_t c =
+        std::max<std::size_t>(1, bytes / sizeof(double) / (k == K::index ? members : 1));
     if (c > counts.back()) counts.push_back(c);
   }
   return counts;
@@ -120,12 +141,14 @@ std::vector<std::size_t> counts_for(ccl::CollKind k, std::size_t members, const 
 
 }  // namespace
 
-void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool quick, std::FILE* log) {
+void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool quick,
+                                std::FILE* log) {
   using K = ccl::CollKind;
   const int n = w.size();
   const auto members = static_cast<std::size_t>(n);
   // Bytes per member (a member's whole send buffer for index): a ladder across the shared-memory
-  // limit (8 KiB) up to where caches no longer hold a member's data, above an element-per-member point.
+  // limit (8 KiB) up to where caches no longer hold a member's data, above an element-per-member
+  // point.
   const std::vector<std::size_t> ladder =
       quick ? std::vector<std::size_t>{4 << 10, 32 << 10}
             : std::vector<std::size_t>{1 << 10, 8 << 10, 32 << 10, 256 << 10, 1 << 20, 4 << 20};
@@ -140,20 +163,18 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
       for (const ccl::Candidate& c : ccl::rank_candidates(shape_of(a->kind, n, count), plain)) {
         if (c.choice.algorithm != a || !(c.seconds > 0)) continue;
         const std::size_t seg = c.choice.params.segment;
-        if (std::find(segments_seen.begin(), segments_seen.end(), seg) != segments_seen.end()) continue;
+        if (std::find(segments_seen.begin(), segments_seen.end(), seg) != segments_seen.end())
+          continue;
         segments_seen.push_back(seg);
-        points.push_back(Point{a, c.choice.str(), ccl::MachineModel::profile_key(c.choice), count, c.seconds, {}});
+        points.push_back(Point{
+            a, c.choice.str(), ccl::MachineModel::profile_key(c.choice), count, c.seconds, {}});
         largest = std::max(largest, count);
       }
     }
   }
-  // The whole list is measured several times, in blocks of calls. A point's figure is the median,
-  // over passes, of the pass's slowest block: what the algorithm costs when the machine does not
-  // favour it, and yet not what a slow spell of a shared machine (which spoils one pass, not the
-  // others) makes of it. With more ranks than cores, a pipeline of many segments runs anywhere
-  // from as fast as the unsegmented chain to 1.6x slower, depending on how the scheduler places
-  // its neighbours; priced by the median of all blocks it won near ties that the benchmark then
-  // lost (a best-of-all figure did worse still).
+  // The whole list is measured several times. A point's figure is the median over passes of
+  // the mean over members: what a slow spell of a shared machine (which spoils one pass, not the
+  // others) makes of it does not decide.
   //
   // With more ranks than cores, the passes are run under each placement pattern in turn (two
   // passes each) and a point is priced by its worst pattern (rank_placement.hpp).
@@ -163,14 +184,14 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
   RankPlacement placement;
   const int patterns = placement.patterns();
   const int passes = quick ? 1 : patterns > 1 ? 2 : 3;
-  for (Point& p : points) p.slowest_in_pass.resize(static_cast<std::size_t>(patterns));
+  for (Point& p : points) p.per_pass.resize(static_cast<std::size_t>(patterns));
   for (int pass = 0; pass < patterns * passes; ++pass) {
     const int pattern = pass / passes;
     if (pass % passes == 0) {
       placement.apply(pattern);
       ccl::sync(w);
       if (log != nullptr && w.rank() == 0 && patterns > 1) {
-        std::fprintf(log, "ccl-calibrate: profiles with the ranks of each node pinned %s\n",
+        std::fprintf(log, "ccl-calibrate: profiles with the ranks of each node %s\n",
                      RankPlacement::name(pattern).c_str());
       }
     }
@@ -179,15 +200,12 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
       ccl::set_override(k, p.choice);
       // A member's bytes (its whole send buffer for index) times members, as the benchmark counts.
       const std::size_t total = p.count * sizeof(double) * (k == K::index ? members : 1) * members;
-      const int iters =
-          quick ? std::clamp(static_cast<int>((std::size_t{8} << 20) / total), 3, 40)
-                : calls_per_block(total);
-      const int reps = quick ? 2 : 3;
-      const std::vector<double> mine = per_call(k, w, b, p.count, iters, reps, pass * reps);
+      const int iters = quick ? std::clamp(static_cast<int>((std::size_t{8} << 20) / total), 3, 40)
+                              : std::min(calls_per_block(total), 400);
+      const double mine = alone(k, w, b, p.count, iters);
       ccl::set_override(k, "");
-      std::vector<double> slowest(mine.size());
-      ccl::combine(w, mine, slowest, ccl::max);
-      p.slowest_in_pass[static_cast<std::size_t>(pattern)].push_back(*std::max_element(slowest.begin(), slowest.end()));
+      p.per_pass[static_cast<std::size_t>(pattern)].push_back(
+          ccl::combine_value(w, mine, ccl::sum) / n);
     }
   }
   std::vector<std::string> keys;  // in catalog order
@@ -198,8 +216,9 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
     ccl::AlgorithmProfile profile;
     for (const Point& p : points) {
       if (p.key != key) continue;
-      const double bytes = ccl::MachineModel::profile_bytes(shape_of(p.algorithm->kind, n, p.count));
-      profile.points.push_back({bytes, figure(p.slowest_in_pass) / p.predicted});
+      const double bytes =
+          ccl::MachineModel::profile_bytes(shape_of(p.algorithm->kind, n, p.count));
+      profile.points.push_back({bytes, figure(p.per_pass) / p.predicted});
     }
     if (log != nullptr && w.rank() == 0) {
       std::string line;
@@ -212,8 +231,8 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
         line += ratio;
       }
       const std::size_t space = key.find(' ');
-      std::fprintf(log, "ccl-calibrate: %-8s %-30s measured/predicted:%s\n", key.substr(0, space).c_str(),
-                   key.substr(space + 1).c_str(), line.c_str());
+      std::fprintf(log, "ccl-calibrate: %-8s %-30s measured/predicted:%s\n",
+                   key.substr(0, space).c_str(), key.substr(space + 1).c_str(), line.c_str());
     }
     m.profiles[key] = std::move(profile);
   }

@@ -7,13 +7,12 @@
 // tree's forwarding through scratch — are in none of C1, C2, C3. So for every algorithm this
 // measures calls at a ladder of sizes, with the algorithm's best setting under the plain model,
 // and records measured / predicted at each size: the profile that selection and prediction
-// interpolate (ccl/selection.hpp). Every point is measured in passes over the whole list, in
-// blocks of calls as the benchmark times them (blocks_of_calls.hpp), and keeps each pass's
-// slowest block: an algorithm that runs fast only when the scheduler favours it is priced by what
-// it costs when it does not. Three passes, their median, so that a slow spell of a shared machine,
-// which spoils one pass, does not decide; with more ranks than cores, two passes under each of
-// three pinned placements of the ranks (rank_placement.hpp), the lower of each two, the worst
-// placement.
+// interpolate (ccl/selection.hpp). Every point is timed as users time a collective: each call
+// alone between syncs, the root rotating (IMB's and OSU's method, the benchmark's headline), the
+// mean over members; in passes over the whole list, three passes and their median, so that a slow
+// spell of a shared machine, which spoils one pass, does not decide. With more ranks than cores,
+// two passes under each of four placements of the ranks (rank_placement.hpp), the lower of each
+// two, the worst placement.
 #pragma once
 
 #include <cstdio>

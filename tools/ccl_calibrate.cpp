@@ -5,8 +5,8 @@
 //   γ  per byte reduced: the sum kernel on 1 MiB of doubles;
 //   per-algorithm profiles: every algorithm (each segment size of a pipeline) measured from one
 //   element per member to 4 MiB, as measured / predicted at each size (algorithm_profiles.hpp).
-// Times are the slowest rank's mean over repeated calls: for α, β and γ the best of several
-// repetitions, for profiles the slowest block of a pass over passes and, with more ranks than
+// For α, β and γ times are the slowest rank's mean over repeated calls, the best of several
+// repetitions; profiles time each call alone, as users do, over passes and, with more ranks than
 // cores, placements of the ranks (algorithm_profiles.hpp). Run it at
 // the rank count of the job: the profiles are measured for that many members per node.
 //

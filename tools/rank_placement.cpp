@@ -22,7 +22,10 @@ RankPlacement::RankPlacement() {
 }
 
 RankPlacement::~RankPlacement() {
-  if (!oversubscribed_) return;
+  if (oversubscribed_) restore();
+}
+
+void RankPlacement::restore() {
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int c : cores_) CPU_SET(c, &set);
@@ -31,11 +34,15 @@ RankPlacement::~RankPlacement() {
 
 void RankPlacement::apply(int p) {
   if (!oversubscribed_) return;
+  if (p % 4 == 3) {  // as the job placed them: the scheduler moves them as it likes
+    restore();
+    return;
+  }
   const int n = local_size_, cores = static_cast<int>(cores_.size());
   // The core slot of this rank: blocked, cyclic, or blocked rotated by one.
   const int r = local_rank_;
-  const int slot = p % 3 == 0   ? r * cores / n
-                   : p % 3 == 1 ? r % cores
+  const int slot = p % 4 == 0   ? r * cores / n
+                   : p % 4 == 1 ? r % cores
                                 : (r + n - 1) % n * cores / n;
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -44,6 +51,7 @@ void RankPlacement::apply(int p) {
 }
 
 std::string RankPlacement::name(int p) {
-  static const char* const names[] = {"blocked", "cyclic", "rotated"};
-  return names[p % 3];
+  static const char* const names[] = {"pinned blocked", "pinned cyclic", "pinned rotated",
+                                      "where the job placed them"};
+  return names[p % 4];
 }
