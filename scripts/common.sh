@@ -7,10 +7,22 @@ CCL_PACKAGES=(cmake g++ make openmpi-bin libopenmpi-dev libfftw3-dev libfftw3-mp
   libtrilinos-kokkos-dev libgtest-dev googletest libbenchmark-dev gnuplot-nox
   clang libclang-rt-dev  # libFuzzer test; clang only recommends the runtime (libclang_rt.fuzzer)
   lammps lammps-examples hpcc  # unmodified MPI programs the drop-in (libccl_mpi) is tested under
-  libsimgrid-dev)  # SMPI (smpirun, smpicxx): the MD app on simulated torus partitions. Debian's
+  libsimgrid-dev  # SMPI (smpirun, smpicxx): the MD app on simulated torus partitions. Debian's
   # "simgrid" is only a name libsimgrid-dev provides: dpkg never reports it installed
+  ccache)  # a second build of the same sources (the next CI run, a clean clone) compiles nothing
 
 ccl_root() { cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd; }
+
+# Every build (build/, the presets, the find_package consumer test) compiles through ccache when
+# it is there: CMake takes these as the launchers' defaults when it first configures a tree. Paths
+# under the clone are hashed relative to it, so a clone elsewhere finds the same entries.
+ccl_use_ccache() {
+  if command -v ccache > /dev/null; then
+    export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+    export CCACHE_BASEDIR; CCACHE_BASEDIR=$(ccl_root)
+    export CCACHE_NOHASHDIR=1
+  fi
+}
 
 # Install the Debian packages that are not installed yet (nothing to do on a second run).
 ccl_install_deps() {
@@ -31,6 +43,7 @@ ccl_install_deps() {
 # Configure (first time only) and build incrementally into build/.
 ccl_build() {
   local root; root=$(ccl_root)
+  ccl_use_ccache
   if [ ! -f "$root/build/CMakeCache.txt" ]; then
     cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release
   fi
@@ -42,6 +55,7 @@ ccl_build() {
 # go to ctest.
 ccl_mpich_tests() {
   local root; root=$(ccl_root)
+  ccl_use_ccache
   (cd "$root" && cmake --preset mpich > /dev/null &&
     cmake --build --preset mpich -j "$(nproc)" &&
     ctest --preset mpich -j "$(nproc)" "$@")
@@ -53,6 +67,7 @@ ccl_mpich_tests() {
 ccl_sanitize_tests() {
   local root; root=$(ccl_root)
   ccl_mpi_env
+  ccl_use_ccache
   (cd "$root" && cmake --preset sanitize > /dev/null &&
     cmake --build --preset sanitize -j "$(nproc)" &&
     ctest --preset sanitize -j "$(nproc)" "$@")
