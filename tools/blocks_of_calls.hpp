@@ -1,11 +1,13 @@
-// How ccl-calibrate and ccl-bench-collectives time a collective: in blocks of back-to-back calls,
-// each block after one untimed call and a barrier, as an application's loop calls it.
+// How many calls ccl-bench-collectives times per block, and (up to 400 of them, each alone)
+// ccl-calibrate per point: about 8 MiB moved per block, so that small calls are timed often enough
+// to average out the clock and large ones do not take the run's whole time.
 //
-// Both must use the same block length. Calls in a row overlap for some algorithms (a chain's
-// data flows one way, so the next call starts before the last member is done), and the share
-// of the first call's fill in a block's mean depends on how many calls follow it: measured in
-// blocks of 3, an unsegmented 4 MiB prefix chain on 5 ranks looked 1.6x slower than in blocks of
-// 5, and calibration picked 8 KiB segments that the benchmark then found 1.1-1.6x slower.
+// The benchmark's streams time a block of back-to-back calls, where calls overlap for some
+// algorithms (a chain's data flows one way, so the next call starts before the last member is
+// done) and the share of the first call's fill in a block's mean depends on how many calls follow
+// it: in blocks of 3, an unsegmented 4 MiB prefix chain on 5 ranks looked 1.6x slower than in
+// blocks of 5. Calibration once timed streams too; it now times each call alone, as the
+// benchmark's headline does (tools/algorithm_profiles.hpp).
 #pragma once
 
 #include <algorithm>
