@@ -47,8 +47,7 @@ int allgather_blocks(MpiCall which, const void* sendbuf, int sendcount, MPI_Data
   c.recv_elems = sum(bytes);
   if (vector_form) c.counts = bytes;
   usage(which).bytes += c.send_elems;
-  plan.add(std::move(c));
-  return run_plan(which, comm, entry, std::move(plan), request);
+  return run_single(which, comm, entry, std::move(plan), std::move(c), request);
 }
 
 int allgather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -136,8 +135,7 @@ int alltoall_blocks(MpiCall which, const void* sendbuf, const Blocks& send_block
     c.recv_counts = recv_bytes_each;
   }
   usage(which).bytes += c.send_elems;
-  plan.add(std::move(c));
-  return run_plan(which, comm, entry, std::move(plan), request);
+  return run_single(which, comm, entry, std::move(plan), std::move(c), request);
 }
 
 int alltoall(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -269,9 +267,12 @@ int MPI_Allgather_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, 
   Binder binder(c);
   st = binder.keep(st);
   rt = binder.keep(rt);
-  return binder.bind(MpiCall::Allgather_init, [=](MPI_Request* round) {
-    return allgather(MpiCall::Allgather_init, s, sn, st, r, rn, rt, c, round);
-  }, q);
+  return binder.bind(
+      MpiCall::Allgather_init,
+      [=](MPI_Request* round) {
+        return allgather(MpiCall::Allgather_init, s, sn, st, r, rn, rt, c, round);
+      },
+      q);
 }
 int MPI_Allgatherv_init(const void* s, int sn, MPI_Datatype st, void* r, const int rn[],
                         const int rd[], MPI_Datatype rt, MPI_Comm c, MPI_Info, MPI_Request* q) {
@@ -280,19 +281,25 @@ int MPI_Allgatherv_init(const void* s, int sn, MPI_Datatype st, void* r, const i
   rt = binder.keep(rt);
   const int members = size_of(c);
   std::vector<int> counts(rn, rn + members), displs(rd, rd + members);
-  return binder.bind(MpiCall::Allgatherv_init, [=](MPI_Request* round) {
-    return allgatherv(MpiCall::Allgatherv_init, s, sn, st, r, counts.data(), displs.data(), rt, c,
-                      round);
-  }, q);
+  return binder.bind(
+      MpiCall::Allgatherv_init,
+      [=](MPI_Request* round) {
+        return allgatherv(MpiCall::Allgatherv_init, s, sn, st, r, counts.data(), displs.data(), rt,
+                          c, round);
+      },
+      q);
 }
 int MPI_Alltoall_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
                       MPI_Comm c, MPI_Info, MPI_Request* q) {
   Binder binder(c);
   st = binder.keep(st);
   rt = binder.keep(rt);
-  return binder.bind(MpiCall::Alltoall_init, [=](MPI_Request* round) {
-    return alltoall(MpiCall::Alltoall_init, s, sn, st, r, rn, rt, c, round);
-  }, q);
+  return binder.bind(
+      MpiCall::Alltoall_init,
+      [=](MPI_Request* round) {
+        return alltoall(MpiCall::Alltoall_init, s, sn, st, r, rn, rt, c, round);
+      },
+      q);
 }
 int MPI_Alltoallv_init(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r,
                        const int rn[], const int rd[], MPI_Datatype rt, MPI_Comm c, MPI_Info,
@@ -308,17 +315,20 @@ int MPI_Alltoallv_init(const void* s, const int sn[], const int sd[], MPI_Dataty
     std::copy(sd, sd + members, sdispls.begin());
   }
   std::vector<int> rcounts(rn, rn + members), rdispls(rd, rd + members);
-  return binder.bind(MpiCall::Alltoallv_init, [=](MPI_Request* round) {
-    return alltoallv(MpiCall::Alltoallv_init, s, in_place ? nullptr : scounts.data(),
-                     in_place ? nullptr : sdispls.data(), st, r, rcounts.data(), rdispls.data(),
-                     rt, c, round);
-  }, q);
+  return binder.bind(
+      MpiCall::Alltoallv_init,
+      [=](MPI_Request* round) {
+        return alltoallv(MpiCall::Alltoallv_init, s, in_place ? nullptr : scounts.data(),
+                         in_place ? nullptr : sdispls.data(), st, r, rcounts.data(), rdispls.data(),
+                         rt, c, round);
+      },
+      q);
 }
 int MPI_Barrier_init(MPI_Comm c, MPI_Info, MPI_Request* q) {
   Binder binder(c);
-  return binder.bind(MpiCall::Barrier_init, [=](MPI_Request* round) {
-    return barrier(MpiCall::Barrier_init, c, round);
-  }, q);
+  return binder.bind(
+      MpiCall::Barrier_init,
+      [=](MPI_Request* round) { return barrier(MpiCall::Barrier_init, c, round); }, q);
 }
 
 int MPIX_Allgather_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
@@ -338,6 +348,8 @@ int MPIX_Alltoallv_init(const void* s, const int sn[], const int sd[], MPI_Datat
                         MPI_Request* q) {
   return MPI_Alltoallv_init(s, sn, sd, st, r, rn, rd, rt, c, i, q);
 }
-int MPIX_Barrier_init(MPI_Comm c, MPI_Info i, MPI_Request* q) { return MPI_Barrier_init(c, i, q); }
+int MPIX_Barrier_init(MPI_Comm c, MPI_Info i, MPI_Request* q) {
+  return MPI_Barrier_init(c, i, q);
+}
 
 }  // extern "C"

@@ -17,8 +17,8 @@ namespace {
 // The checks and the kernel every reduction needs; null kernel plan when MPI must do it.
 struct Reduction {
   EntryRef entry;
-  ReductionPlan how;
-  std::size_t elems = 0;  // kernel elements in `count` datatype elements
+  const ReductionPlan* plan;  // kept by kernel_for() until the operator or datatype is freed
+  std::size_t elems = 0;      // kernel elements in `count` datatype elements
   std::size_t bytes = 0;
 };
 
@@ -38,11 +38,11 @@ std::optional<Reduction> prepare(MpiCall which, int count, MPI_Datatype type, MP
   }
   const EntryRef entry = checked->known != nullptr ? checked->known : route(which, comm);
   if (entry == nullptr) return std::nullopt;
-  Reduction r{entry, *k.plan};
+  Reduction r{entry, &*k.plan};
   const Layout& l = layout_of(type);
-  r.elems = r.how.user_op ? static_cast<std::size_t>(count)
-                          : static_cast<std::size_t>(count) * l.basic_count;
-  r.bytes = r.elems * r.how.elem;
+  r.elems = r.plan->user_op ? static_cast<std::size_t>(count)
+                            : static_cast<std::size_t>(count) * l.basic_count;
+  r.bytes = r.elems * r.plan->elem;
   usage(which).bytes += r.bytes;
   return r;
 }
@@ -51,12 +51,12 @@ detail::Call reduction_call(CollKind kind, const Reduction& r, const void* send,
                             std::size_t recv_elems) {
   detail::Call c;
   c.kind = kind;
-  c.elem = r.how.elem;
+  c.elem = r.plan->elem;
   c.send = static_cast<const std::byte*>(send);
   c.send_elems = r.elems;
   c.recv = static_cast<std::byte*>(recv);
   c.recv_elems = recv_elems;
-  c.kernel = r.how.kernel;
+  c.kernel = r.plan->kernel;
   return c;
 }
 
@@ -86,8 +86,7 @@ int reduce(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   detail::Call c = reduction_call(CollKind::reduce, *r, send, at_root ? recvbuf : nullptr,
                                   at_root ? r->elems : 0);
   c.root = root;
-  plan.add(std::move(c));
-  return run_plan(which, comm, *r->entry, std::move(plan), request);
+  return run_single(which, comm, *r->entry, std::move(plan), std::move(c), request);
 }
 
 // Allreduce and scan: every member sends and receives `count` elements.
@@ -106,8 +105,8 @@ int all_members(MpiCall which, CollKind kind, const void* sendbuf, void* recvbuf
   if (returns_at_once(which, request, r->bytes)) return MPI_SUCCESS;
   Plan plan;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : separate(plan, sendbuf, recvbuf, r->bytes);
-  plan.add(reduction_call(kind, *r, send, recvbuf, r->elems));
-  return run_plan(which, comm, *r->entry, std::move(plan), request);
+  return run_single(which, comm, *r->entry, std::move(plan),
+                    reduction_call(kind, *r, send, recvbuf, r->elems), request);
 }
 
 // Exclusive scan. Short vectors: one prefix on (A, B, f) elements (exclusive_scan.hpp), blocking
@@ -143,7 +142,7 @@ int exscan(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Dat
     c.send = mine;
     c.recv = scanned;
     c.send_elems = c.recv_elems = 1;
-    c.kernel = exclusive_scan_kernel(r->how.kernel, r->elems, r->how.elem);
+    c.kernel = exclusive_scan_kernel(r->plan->kernel, r->elems, r->plan->elem);
     plan.add(std::move(c));
     if (!first && r->bytes > 0) {
       plan.after.push_back([recvbuf, scanned, bytes = r->bytes] {
@@ -156,7 +155,7 @@ int exscan(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   void* result = first ? plan.temporary(r->bytes) : recvbuf;
   plan.add(reduction_call(CollKind::prefix, *r, send, inclusive, r->elems));
   detail::Call shift = byte_call(CollKind::shift);
-  shift.elem = r->how.elem;
+  shift.elem = r->plan->elem;
   shift.send = inclusive;
   shift.send_elems = shift.recv_elems = r->elems;
   shift.recv = static_cast<std::byte*>(result);
@@ -183,13 +182,13 @@ int reduce_scatter_block(MpiCall which, const void* sendbuf, void* recvbuf, int 
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
   std::byte* blocks = plan.temporary(members * r->bytes);
   detail::Call c = byte_call(CollKind::index);
-  c.elem = r->how.elem;
+  c.elem = r->plan->elem;
   c.send = static_cast<const std::byte*>(send);
   c.recv = blocks;
   c.send_elems = c.recv_elems = members * r->elems;
   plan.add(std::move(c));
   plan.after.push_back(
-      [blocks, recvbuf, members, elems = r->elems, bytes = r->bytes, kernel = r->how.kernel] {
+      [blocks, recvbuf, members, elems = r->elems, bytes = r->bytes, kernel = r->plan->kernel] {
         auto* out = static_cast<std::byte*>(recvbuf);
         if (bytes == 0) return;  // an empty vector may be a null buffer
         if (members == 1) {
@@ -264,59 +263,72 @@ int MPI_Ireduce_scatter_block(const void* s, void* r, int n, MPI_Datatype t, MPI
 
 // Persistent forms (MPI-4; MPIX_ in Open MPI 4.1): each round is the nonblocking call on the
 // bound arguments (persistent.hpp).
-int MPI_Reduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int root,
-                    MPI_Comm c, MPI_Info, MPI_Request* q) {
+int MPI_Reduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c,
+                    MPI_Info, MPI_Request* q) {
   Binder binder(c);
   t = binder.keep(t);
-  return binder.bind(MpiCall::Reduce_init, [=](MPI_Request* round) {
-    return reduce(MpiCall::Reduce_init, s, r, n, t, op, root, c, round);
-  }, q);
+  return binder.bind(
+      MpiCall::Reduce_init,
+      [=](MPI_Request* round) {
+        return reduce(MpiCall::Reduce_init, s, r, n, t, op, root, c, round);
+      },
+      q);
 }
 int MPI_Allreduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
                        MPI_Info, MPI_Request* q) {
   Binder binder(c);
   t = binder.keep(t);
-  return binder.bind(MpiCall::Allreduce_init, [=](MPI_Request* round) {
-    return all_members(MpiCall::Allreduce_init, CollKind::combine, s, r, n, t, op, c, round,
-                       PMPI_Allreduce, PMPI_Iallreduce);
-  }, q);
+  return binder.bind(
+      MpiCall::Allreduce_init,
+      [=](MPI_Request* round) {
+        return all_members(MpiCall::Allreduce_init, CollKind::combine, s, r, n, t, op, c, round,
+                           PMPI_Allreduce, PMPI_Iallreduce);
+      },
+      q);
 }
 int MPI_Scan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Info,
                   MPI_Request* q) {
   Binder binder(c);
   t = binder.keep(t);
-  return binder.bind(MpiCall::Scan_init, [=](MPI_Request* round) {
-    return all_members(MpiCall::Scan_init, CollKind::prefix, s, r, n, t, op, c, round, PMPI_Scan,
-                       PMPI_Iscan);
-  }, q);
+  return binder.bind(
+      MpiCall::Scan_init,
+      [=](MPI_Request* round) {
+        return all_members(MpiCall::Scan_init, CollKind::prefix, s, r, n, t, op, c, round,
+                           PMPI_Scan, PMPI_Iscan);
+      },
+      q);
 }
-int MPI_Exscan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
-                    MPI_Info, MPI_Request* q) {
+int MPI_Exscan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Info,
+                    MPI_Request* q) {
   Binder binder(c);
   t = binder.keep(t);
-  return binder.bind(MpiCall::Exscan_init, [=](MPI_Request* round) {
-    return exscan(MpiCall::Exscan_init, s, r, n, t, op, c, round);
-  }, q);
+  return binder.bind(
+      MpiCall::Exscan_init,
+      [=](MPI_Request* round) { return exscan(MpiCall::Exscan_init, s, r, n, t, op, c, round); },
+      q);
 }
 int MPI_Reduce_scatter_block_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op,
                                   MPI_Comm c, MPI_Info, MPI_Request* q) {
   Binder binder(c);
   t = binder.keep(t);
-  return binder.bind(MpiCall::Reduce_scatter_block_init, [=](MPI_Request* round) {
-    return reduce_scatter_block(MpiCall::Reduce_scatter_block_init, s, r, n, t, op, c, round);
-  }, q);
+  return binder.bind(
+      MpiCall::Reduce_scatter_block_init,
+      [=](MPI_Request* round) {
+        return reduce_scatter_block(MpiCall::Reduce_scatter_block_init, s, r, n, t, op, c, round);
+      },
+      q);
 }
 
-int MPIX_Reduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int root,
-                     MPI_Comm c, MPI_Info i, MPI_Request* q) {
+int MPIX_Reduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm c,
+                     MPI_Info i, MPI_Request* q) {
   return MPI_Reduce_init(s, r, n, t, op, root, c, i, q);
 }
 int MPIX_Allreduce_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
                         MPI_Info i, MPI_Request* q) {
   return MPI_Allreduce_init(s, r, n, t, op, c, i, q);
 }
-int MPIX_Scan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,
-                   MPI_Info i, MPI_Request* q) {
+int MPIX_Scan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c, MPI_Info i,
+                   MPI_Request* q) {
   return MPI_Scan_init(s, r, n, t, op, c, i, q);
 }
 int MPIX_Exscan_init(const void* s, void* r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm c,

@@ -39,8 +39,7 @@ int bcast(MpiCall which, void* buf, int count, MPI_Datatype type, int root, MPI_
   std::byte* wire = rank_in(comm) == root ? send_bytes(plan, buf, count, type, comm)
                                           : recv_bytes(plan, buf, count, type);
   c.send = c.recv = wire;
-  plan.add(std::move(c));
-  return run_plan(which, comm, *entry, std::move(plan), request);
+  return run_single(which, comm, *entry, std::move(plan), std::move(c), request);
 }
 
 // Scatter and gather: the root's side holds every member's block; `own` is the root's block
@@ -79,8 +78,7 @@ int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype send
     c.recv = recv_bytes(plan, recvbuf, recvcount, recvtype);
     c.recv_elems = static_cast<std::size_t>(recvcount) * layout_of(recvtype).size;
   }
-  plan.add(std::move(c));
-  return run_plan(which, comm, *entry, std::move(plan), request);
+  return run_single(which, comm, *entry, std::move(plan), std::move(c), request);
 }
 
 int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -126,8 +124,7 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
     c.send_elems = static_cast<std::size_t>(sendcount) * layout_of(sendtype).size;
     usage(which).bytes += c.send_elems;
   }
-  plan.add(std::move(c));
-  return run_plan(which, comm, *entry, std::move(plan), request);
+  return run_single(which, comm, *entry, std::move(plan), std::move(c), request);
 }
 
 // The root's counts in bytes, broadcast to every member before a v-form; read when the v-form's
@@ -296,27 +293,33 @@ int MPI_Igatherv(const void* s, int sn, MPI_Datatype st, void* r, const int rn[]
 int MPI_Bcast_init(void* b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Info, MPI_Request* q) {
   Binder binder(c);
   t = binder.keep(t);
-  return binder.bind(MpiCall::Bcast_init, [=](MPI_Request* round) {
-    return bcast(MpiCall::Bcast_init, b, n, t, root, c, round);
-  }, q);
+  return binder.bind(
+      MpiCall::Bcast_init,
+      [=](MPI_Request* round) { return bcast(MpiCall::Bcast_init, b, n, t, root, c, round); }, q);
 }
 int MPI_Scatter_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
                      int root, MPI_Comm c, MPI_Info, MPI_Request* q) {
   Binder binder(c);
   st = binder.keep(st);
   rt = binder.keep(rt);
-  return binder.bind(MpiCall::Scatter_init, [=](MPI_Request* round) {
-    return scatter(MpiCall::Scatter_init, s, sn, st, r, rn, rt, root, c, round);
-  }, q);
+  return binder.bind(
+      MpiCall::Scatter_init,
+      [=](MPI_Request* round) {
+        return scatter(MpiCall::Scatter_init, s, sn, st, r, rn, rt, root, c, round);
+      },
+      q);
 }
 int MPI_Gather_init(const void* s, int sn, MPI_Datatype st, void* r, int rn, MPI_Datatype rt,
                     int root, MPI_Comm c, MPI_Info, MPI_Request* q) {
   Binder binder(c);
   st = binder.keep(st);
   rt = binder.keep(rt);
-  return binder.bind(MpiCall::Gather_init, [=](MPI_Request* round) {
-    return gather(MpiCall::Gather_init, s, sn, st, r, rn, rt, root, c, round);
-  }, q);
+  return binder.bind(
+      MpiCall::Gather_init,
+      [=](MPI_Request* round) {
+        return gather(MpiCall::Gather_init, s, sn, st, r, rn, rt, root, c, round);
+      },
+      q);
 }
 int MPI_Scatterv_init(const void* s, const int sn[], const int sd[], MPI_Datatype st, void* r,
                       int rn, MPI_Datatype rt, int root, MPI_Comm c, MPI_Info, MPI_Request* q) {
@@ -326,10 +329,13 @@ int MPI_Scatterv_init(const void* s, const int sn[], const int sd[], MPI_Datatyp
   // The counts matter at the root only (elsewhere they may be null).
   const int members = rank_in(c) == root ? size_of(c) : 0;
   std::vector<int> counts(sn, sn + members), displs(sd, sd + members);
-  return binder.bind(MpiCall::Scatterv_init, [=](MPI_Request* round) {
-    count_fallback(MpiCall::Scatterv_init, "counts known only at the root: two ccl calls");
-    return PMPI_Iscatterv(s, counts.data(), displs.data(), st, r, rn, rt, root, c, round);
-  }, q);
+  return binder.bind(
+      MpiCall::Scatterv_init,
+      [=](MPI_Request* round) {
+        count_fallback(MpiCall::Scatterv_init, "counts known only at the root: two ccl calls");
+        return PMPI_Iscatterv(s, counts.data(), displs.data(), st, r, rn, rt, root, c, round);
+      },
+      q);
 }
 int MPI_Gatherv_init(const void* s, int sn, MPI_Datatype st, void* r, const int rn[],
                      const int rd[], MPI_Datatype rt, int root, MPI_Comm c, MPI_Info,
@@ -339,10 +345,13 @@ int MPI_Gatherv_init(const void* s, int sn, MPI_Datatype st, void* r, const int 
   rt = binder.keep(rt);
   const int members = rank_in(c) == root ? size_of(c) : 0;
   std::vector<int> counts(rn, rn + members), displs(rd, rd + members);
-  return binder.bind(MpiCall::Gatherv_init, [=](MPI_Request* round) {
-    count_fallback(MpiCall::Gatherv_init, "counts known only at the root: two ccl calls");
-    return PMPI_Igatherv(s, sn, st, r, counts.data(), displs.data(), rt, root, c, round);
-  }, q);
+  return binder.bind(
+      MpiCall::Gatherv_init,
+      [=](MPI_Request* round) {
+        count_fallback(MpiCall::Gatherv_init, "counts known only at the root: two ccl calls");
+        return PMPI_Igatherv(s, sn, st, r, counts.data(), displs.data(), rt, root, c, round);
+      },
+      q);
 }
 
 int MPIX_Bcast_init(void* b, int n, MPI_Datatype t, int root, MPI_Comm c, MPI_Info i,

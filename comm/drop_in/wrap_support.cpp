@@ -70,8 +70,8 @@ MPI_Datatype Plan::kept(MPI_Datatype type) {
   return copy;
 }
 
-int run_plan(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry,
-             Plan&& plan, MPI_Request* request) {
+int run_plan(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry, Plan&& plan,
+             MPI_Request* request) {
   usage(which).on_ccl += 1;
   try {
     if (request != nullptr) {
@@ -108,6 +108,16 @@ bool returns_at_once(MpiCall which, MPI_Request* request, std::size_t bytes) {
   if (request != nullptr || bytes != 0 || mode() != Mode::run || barrier_mode()) return false;
   usage(which).on_ccl += 1;
   return true;
+}
+
+int run_single(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& entry, Plan&& plan,
+               detail::Call&& call, MPI_Request* request) {
+  if (request == nullptr && plan.temporaries.empty() && plan.after.empty() &&
+      plan.kept_types.empty() && plan.calls.size() == 0) {
+    return run_call(which, comm, *entry, std::move(call));
+  }
+  plan.add(std::move(call));
+  return run_plan(which, comm, entry, std::move(plan), request);
 }
 
 detail::Call byte_call(CollKind kind, int root) {
