@@ -52,8 +52,8 @@ Group make_group(MpiRuntime& rt, detail::NewGroup g, std::string label, MPI_Comm
   st->rank = g.rank;
   st->set_label(std::move(label));
   st->pgid = g.pgid;
-  st->channel =
-      std::make_unique<detail::MpiChannel>(comm, rt.fabric.get(), st->members, st->pgid, rt.tag_limit);
+  st->channel = std::make_unique<detail::MpiChannel>(comm, rt.fabric.get(), st->members, st->pgid,
+                                                     rt.tag_limit);
   return Group(std::move(st));
 }
 
@@ -77,34 +77,42 @@ MPI_Comm communicator_for(MpiRuntime& rt, const std::vector<int>& members, std::
 // every rank takes the smallest value any rank asked for. CCL_TIMEOUT: the watchdog's seconds.
 // CCL_BARRIER: 1 or 0, the same on every rank (members in different modes would run different
 // schedules). CCL_STREAM_MAX: bytes (the fabric takes the smallest any rank of a node asked for).
+// CCL_STREAM_PULL: auto, 0 or 1 (each sender follows its own; receivers take either way).
 std::uint64_t agreed_settings(MPI_Comm control) {
   int* mpi_ub = nullptr;
   int flag = 0;
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &mpi_ub, &flag);
   const char* barrier = std::getenv("CCL_BARRIER");
   const long long barrier_code = barrier == nullptr || *barrier == '\0' ? 2
-                                 : std::string(barrier) == "1"           ? 1
-                                 : std::string(barrier) == "0"           ? 0
-                                                                         : -1;
+                                 : std::string(barrier) == "1"          ? 1
+                                 : std::string(barrier) == "0"          ? 0
+                                                                        : -1;
   // tag limit, CCL_TIMEOUT valid, CCL_BARRIER as its lowest and (negated) highest value,
-  // CCL_STREAM_MAX valid
-  long long mine[5] = {flag ? *mpi_ub : 32767, 1, barrier_code, -barrier_code, 1};
+  // CCL_STREAM_MAX valid, CCL_STREAM_PULL valid
+  long long mine[6] = {flag ? *mpi_ub : 32767, 1, barrier_code, -barrier_code, 1, 1};
   if (const char* v = std::getenv("CCL_TAG_UB"); v != nullptr) {
     char* end = nullptr;
     const long long asked = std::strtoll(v, &end, 10);
     mine[0] = *v != '\0' && *end == '\0' && asked >= 7 ? std::min(mine[0], asked) : -1;
   }
-  if (const char* v = std::getenv("CCL_TIMEOUT"); v != nullptr && !detail::valid_timeout(v)) mine[1] = 0;
+  if (const char* v = std::getenv("CCL_TIMEOUT"); v != nullptr && !detail::valid_timeout(v))
+    mine[1] = 0;
   if (!detail::ShmFabric::stream_max_setting()) mine[4] = 0;
-  long long agreed[5] = {0, 0, 0, 0, 0};
-  MPI_Allreduce(mine, agreed, 5, MPI_LONG_LONG, MPI_MIN, control);
+  if (!detail::ShmFabric::pull_setting()) mine[5] = 0;
+  long long agreed[6] = {0, 0, 0, 0, 0, 0};
+  MPI_Allreduce(mine, agreed, 6, MPI_LONG_LONG, MPI_MIN, control);
   if (agreed[0] < 0) {
-    throw Error("ccl: CCL_TAG_UB must be an integer of at least 7 (at most MPI_TAG_UB is used) on every rank");
+    throw Error(
+        "ccl: CCL_TAG_UB must be an integer of at least 7 (at most MPI_TAG_UB is used) on every "
+        "rank");
   }
   if (agreed[1] == 0) {
-    throw Error("ccl: CCL_TIMEOUT must be a number of seconds, at least 0 (0 turns the watchdog off), on every rank");
+    throw Error(
+        "ccl: CCL_TIMEOUT must be a number of seconds, at least 0 (0 turns the watchdog off), on "
+        "every rank");
   }
   if (agreed[4] == 0) throw Error("ccl: CCL_STREAM_MAX must be a number of bytes on every rank");
+  if (agreed[5] == 0) throw Error("ccl: CCL_STREAM_PULL must be auto, 0 or 1 on every rank");
   if (agreed[2] < 0 || agreed[2] != -agreed[3]) {
     throw Error("ccl: CCL_BARRIER must be 1 or 0, the same on every rank (or unset everywhere)");
   }
@@ -112,7 +120,9 @@ std::uint64_t agreed_settings(MPI_Comm control) {
 }
 
 // A hang report ends the whole job, not just this rank.
-void abort_job(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
+void abort_job(int code) {
+  MPI_Abort(MPI_COMM_WORLD, code);
+}
 
 }  // namespace
 
@@ -160,10 +170,16 @@ Environment::~Environment() {
   if (owns_mpi_ && !finalized) MPI_Finalize();
 }
 
-const Statistics& statistics() { return runtime().process.stats; }
-void reset_statistics() { runtime().process.stats = Statistics{}; }
+const Statistics& statistics() {
+  return runtime().process.stats;
+}
+void reset_statistics() {
+  runtime().process.stats = Statistics{};
+}
 
-Group world() { return runtime().world; }
+Group world() {
+  return runtime().world;
+}
 
 Group group(std::span<const int> world_ranks, std::string label) {
   MpiRuntime& rt = runtime();
@@ -193,8 +209,12 @@ Group partition(const Group& parent, int color, int key, std::string label) {
 
 namespace detail {
 
-Process& mpi_process() { return runtime().process; }
-Engine& mpi_engine() { return runtime().engine; }
+Process& mpi_process() {
+  return runtime().process;
+}
+Engine& mpi_engine() {
+  return runtime().engine;
+}
 Group adopt_communicator(MPI_Comm comm, NewGroup g, std::string label) {
   return make_group(runtime(), std::move(g), std::move(label), comm);
 }

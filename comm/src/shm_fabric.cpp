@@ -14,6 +14,7 @@
 
 #include "ccl/error.hpp"
 #include "copy_bytes.hpp"
+#include "tick_clock.hpp"
 
 namespace ccl::detail {
 
@@ -59,14 +60,18 @@ constexpr std::uint64_t kTinyCells = 2048;
 constexpr std::uint64_t kSmallCells = 256;
 constexpr std::uint64_t kLargeCells = 8;
 constexpr std::size_t kBudget = std::size_t{128} << 20;  // whole segment, all rings of a node
-constexpr std::size_t kWord = sizeof(std::uint64_t);    // the cell's word; the payload follows
+constexpr std::size_t kWord = sizeof(std::uint64_t);     // the cell's word; the payload follows
 
 // The cell's word: seq (16 bits) | new context (1) | bytes (14) | more (1) | tag (32). A 16-bit
 // seq tells this lap's message from the last lap's as long as a ring has fewer than 2^16 cells.
 // `more`: a piece of a streamed message that other pieces follow (stream_transfer.cpp).
 constexpr std::uint64_t kSeqMask = 0xffff, kNewContext = 1u << 16, kBytesMask = 0x3fff,
                         kMore = std::uint64_t{1} << 31;
-static_assert(kTinyCells < kSeqMask && ccl::detail::ShmFabric::kMaxBytes <= kBytesMask);
+// A bytes field no piece can have marks a pulled stream's announcement (pull_transfer.cpp),
+// whose payload is the sender's {address, bytes}.
+constexpr std::uint64_t kPullMark = kBytesMask;
+constexpr std::size_t kAnnouncementBytes = 2 * sizeof(std::uint64_t);
+static_assert(kTinyCells < kSeqMask && ccl::detail::ShmFabric::kMaxBytes < kPullMark);
 
 std::uint64_t cell_word(std::uint64_t message, bool new_context, std::size_t bytes, bool more,
                         std::uint64_t tag) {
@@ -118,7 +123,8 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
       if (!tiny_only || c == 0) f->geometry_[c].cells /= 2;
     }
   }
-  if (f->size_ == 1 || f->geometry_[2].cells < 2) return nullptr;  // MPI_Comm_free in the destructor
+  if (f->size_ == 1 || f->geometry_[2].cells < 2)
+    return nullptr;  // MPI_Comm_free in the destructor
 
   f->world_of_local_.resize(L);
   MPI_Allgather(&world_rank, 1, MPI_INT, f->world_of_local_.data(), 1, MPI_INT, f->node_);
@@ -153,6 +159,7 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
   }
   f->oversubscribed_ = static_cast<long>(L) > sysconf(_SC_NPROCESSORS_ONLN);
   f->can_push_ = f->probe_push();
+  f->pull_ = f->can_push_ ? pull_setting().value_or(PullSetting::never) : PullSetting::never;
   f->stream_limit_ = f->agreed_stream_limit();
   return f;
 }
@@ -177,7 +184,8 @@ std::size_t ShmFabric::pair_bytes() const {
 }
 
 std::byte* ShmFabric::ring(int from, int to, int cls) const {
-  const std::size_t pair = static_cast<std::size_t>(from) * static_cast<std::size_t>(size_) + static_cast<std::size_t>(to);
+  const std::size_t pair = static_cast<std::size_t>(from) * static_cast<std::size_t>(size_) +
+                           static_cast<std::size_t>(to);
   std::byte* r = base_ + pair * pair_bytes();
   for (int c = 0; c < cls; ++c) r += geometry_[c].ring_bytes();
   return r;
@@ -226,6 +234,11 @@ void ShmFabric::start(ShmOp* op) {
 }
 
 bool ShmFabric::push_op(ShmOp* op) {
+  if (op->bytes > large_ring_holds() && op->push == ShmOp::Push::none && op->buffer_bytes == 0) {
+    op->buffer_bytes = op->bytes;  // a long stream's first try: how it goes is chosen once
+    if (pull_next(peers_[static_cast<std::size_t>(op->peer)])) op->push = ShmOp::Push::pulled;
+  }
+  if (op->push == ShmOp::Push::pulled) return announce_pull(op);
   if (op->bytes > kMaxBytes) return push_pieces(op);
   return push(op->peer, size_class(op->bytes), op->context, op->tag, op->data, op->bytes, false);
 }
@@ -237,26 +250,34 @@ bool ShmFabric::take_unexpected(Peer& p, ShmOp* op) {
       ++it;
       continue;
     }
-    const bool complete = take_piece(op, it->payload.data(), it->payload.size(), it->more);
+    const bool complete =
+        take_piece(op, it->payload.data(), it->payload.size(), it->more, it->pull, false);
     it = p.unexpected.erase(it);
     if (complete) return true;
   }
   return false;
 }
 
-bool ShmFabric::take_piece(ShmOp* op, const std::byte* payload, std::size_t bytes, bool more) {
+bool ShmFabric::take_piece(ShmOp* op, const std::byte* payload, std::size_t bytes, bool more,
+                           bool pull, bool alone) {
+  if (pull) return take_pulled(op, payload);
   const std::size_t left = op->bytes - op->offset;
   // A stream's pieces fill the receive in order; the last one, and only it, says no more follow.
   if (bytes > left || more != (bytes < left)) {
     size_mismatch(op->offset + bytes, op->bytes, more);
   }
+  if (op->offset == 0 && alone && op->bytes > large_ring_holds()) op->started = ticks();
   copy_bytes(op->data + op->offset, payload, bytes);
   op->offset += bytes;
+  if (op->started != 0 && !more) {
+    price_large_receive(peers_[static_cast<std::size_t>(op->peer)], false, ticks() - op->started,
+                        op->bytes);
+  }
   return !more;
 }
 
 bool ShmFabric::push(int to, int cls, const Pgid& ctx, std::uint64_t tag, const std::byte* data,
-                     std::size_t bytes, bool more) {
+                     std::size_t bytes, bool more, bool pull) {
   const Geometry& g = geometry_[cls];
   Peer& peer = peers_[static_cast<std::size_t>(to)];
   Lane& p = peer.lanes[cls];
@@ -265,7 +286,8 @@ bool ShmFabric::push(int to, int cls, const Pgid& ctx, std::uint64_t tag, const 
     p.tail_seen = word(r).load(std::memory_order_acquire);
     if (p.head - p.tail_seen >= g.cells) return false;
   }
-  if (tag >> 32 != 0) throw Error("ccl: internal: tag " + std::to_string(tag) + " does not fit a cell");
+  if (tag >> 32 != 0)
+    throw Error("ccl: internal: tag " + std::to_string(tag) + " does not fit a cell");
   std::byte* cell = r + g.cell(p.head);
   copy_bytes(cell + kWord, data, bytes);
   const bool new_context = !p.context_sent || p.sent_context != ctx;
@@ -274,7 +296,8 @@ bool ShmFabric::push(int to, int cls, const Pgid& ctx, std::uint64_t tag, const 
     p.sent_context = ctx;
     p.context_sent = true;
   }
-  word(cell).store(cell_word(p.head, new_context, bytes, more, tag), std::memory_order_release);
+  word(cell).store(cell_word(p.head, new_context, pull ? kPullMark : bytes, more, tag),
+                   std::memory_order_release);
   ++p.head;
   // The next tiny cell's line was last read by the peer, so our store into it will have to take
   // it back from the peer's core; stores leave the store buffer in order, so the next fence,
@@ -321,6 +344,15 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
     }
     const bool mine = in.tag == tag && in.context == context;
     if (mine) {
+      if (in.pull) {  // a pulled stream where this receive expects one cell: a mismatch
+        ShmOp op;
+        op.peer = from;
+        op.context = context;
+        op.tag = tag;
+        op.data = data;
+        op.bytes = bytes;
+        take_pulled(&op, in.payload);  // reports it (and releases the sender)
+      }
       if (in.bytes != bytes || in.more) size_mismatch(in.bytes, bytes, in.more);
       copy_bytes(data, in.payload, bytes);
     } else {
@@ -335,10 +367,13 @@ bool ShmFabric::arrived(const std::byte* ring, Lane& lane, const Geometry& g, In
   const std::byte* cell = ring + g.cell(lane.tail);
   const std::uint64_t w = load_word(cell);
   if ((w & kSeqMask) != ((lane.tail + 1) & kSeqMask)) return false;
-  if (w & kNewContext) std::memcpy(&lane.received_context, ring + g.context(lane.tail), sizeof(Pgid));
+  if (w & kNewContext)
+    std::memcpy(&lane.received_context, ring + g.context(lane.tail), sizeof(Pgid));
   in.context = lane.received_context;
   in.tag = w >> 32;
   in.bytes = static_cast<std::size_t>((w >> 17) & kBytesMask);
+  in.pull = in.bytes == kPullMark;
+  if (in.pull) in.bytes = kAnnouncementBytes;
   in.more = (w & kMore) != 0;
   in.payload = cell + kWord;
   return true;
@@ -351,7 +386,7 @@ void ShmFabric::free_cell(std::byte* ring, Lane& lane) {
 }
 
 void ShmFabric::keep_aside(Peer& p, int cls, const Incoming& in) {
-  p.unexpected.push_back(Unexpected{in.context, in.tag, cls, in.more,
+  p.unexpected.push_back(Unexpected{in.context, in.tag, cls, in.more, in.pull,
                                     std::vector<std::byte>(in.payload, in.payload + in.bytes)});
 }
 
@@ -364,7 +399,7 @@ ShmOp* ShmFabric::deliver(Peer& p, int cls, const Incoming& in) {
   for (auto it = p.posted.begin(); it != p.posted.end(); ++it) {
     ShmOp* op = *it;
     if (op->tag != in.tag || op->context != in.context || size_class(op->bytes) != cls) continue;
-    if (!take_piece(op, in.payload, in.bytes, in.more)) return nullptr;  // more pieces to come
+    if (!take_piece(op, in.payload, in.bytes, in.more, in.pull, in.alone)) return nullptr;
     p.posted.erase(it);
     return op;
   }
@@ -379,6 +414,10 @@ void ShmFabric::poll(int from, int cls) {
   std::byte* r = p.in[cls];
   Incoming in;
   while (!p.posted.empty() && arrived(r, lane, g, in)) {
+    // A stream's first piece with nothing behind it: its sender has just begun (pull_transfer.cpp
+    // prices the rest of it).
+    if (cls == 2)
+      in.alone = (load_word(r + g.cell(lane.tail + 1)) & kSeqMask) != ((lane.tail + 2) & kSeqMask);
     ShmOp* op = deliver(p, cls, in);
     free_cell(r, lane);
     if (op != nullptr) received(op);

@@ -11,7 +11,9 @@
 //
 // Why not MPI's single-copy path (CMA): on this machine (a VM) its system call, which pins the
 // pages on every transfer, made a bcast of 32 KiB on 2 ranks take 6.6 us against coll/sm's
-// 2.1 us through 8 KiB fragments. Where ranks share cores a receiver may be asleep and unable to
+// 2.1 us through 8 KiB fragments. Above what the ring holds, where the two ranks run decides
+// (across sockets a stream costs 3-4x more): there the receiver may ask for pulls instead
+// (pull_transfer.cpp). Where ranks share cores a receiver may be asleep and unable to
 // drain the ring, so only what fits in the ring at once streams there (ShmFabric::create).
 //
 // The marks make a size mismatch an error on the receiver, as MPI reports truncation: a piece
