@@ -77,7 +77,7 @@ MPI_Comm communicator_for(MpiRuntime& rt, const std::vector<int>& members, std::
 // every rank takes the smallest value any rank asked for. CCL_TIMEOUT: the watchdog's seconds.
 // CCL_BARRIER: 1 or 0, the same on every rank (members in different modes would run different
 // schedules). CCL_STREAM_MAX: bytes (the fabric takes the smallest any rank of a node asked for).
-// CCL_STREAM_PULL: auto, 0 or 1 (each sender follows its own; receivers take either way).
+// CCL_STREAM_NT: auto, 0 or 1 (each sender follows its own; receivers take either way).
 std::uint64_t agreed_settings(MPI_Comm control) {
   int* mpi_ub = nullptr;
   int flag = 0;
@@ -88,7 +88,7 @@ std::uint64_t agreed_settings(MPI_Comm control) {
                                  : std::string(barrier) == "0"          ? 0
                                                                         : -1;
   // tag limit, CCL_TIMEOUT valid, CCL_BARRIER as its lowest and (negated) highest value,
-  // CCL_STREAM_MAX valid, CCL_STREAM_PULL valid
+  // CCL_STREAM_MAX valid, CCL_STREAM_NT valid
   long long mine[6] = {flag ? *mpi_ub : 32767, 1, barrier_code, -barrier_code, 1, 1};
   if (const char* v = std::getenv("CCL_TAG_UB"); v != nullptr) {
     char* end = nullptr;
@@ -98,7 +98,7 @@ std::uint64_t agreed_settings(MPI_Comm control) {
   if (const char* v = std::getenv("CCL_TIMEOUT"); v != nullptr && !detail::valid_timeout(v))
     mine[1] = 0;
   if (!detail::ShmFabric::stream_max_setting()) mine[4] = 0;
-  if (!detail::ShmFabric::pull_setting()) mine[5] = 0;
+  if (!detail::ShmFabric::store_setting()) mine[5] = 0;
   long long agreed[6] = {0, 0, 0, 0, 0, 0};
   MPI_Allreduce(mine, agreed, 6, MPI_LONG_LONG, MPI_MIN, control);
   if (agreed[0] < 0) {
@@ -112,7 +112,7 @@ std::uint64_t agreed_settings(MPI_Comm control) {
         "every rank");
   }
   if (agreed[4] == 0) throw Error("ccl: CCL_STREAM_MAX must be a number of bytes on every rank");
-  if (agreed[5] == 0) throw Error("ccl: CCL_STREAM_PULL must be auto, 0 or 1 on every rank");
+  if (agreed[5] == 0) throw Error("ccl: CCL_STREAM_NT must be auto, 0 or 1 on every rank");
   if (agreed[2] < 0 || agreed[2] != -agreed[3]) {
     throw Error("ccl: CCL_BARRIER must be 1 or 0, the same on every rank (or unset everywhere)");
   }

@@ -31,6 +31,11 @@ namespace ccl::detail {
 
 namespace {
 
+constexpr std::uint64_t kAddressTag = ShmFabric::kTagLimit << 1;
+constexpr std::uint64_t kNoticeTag = ShmFabric::kTagLimit;
+// A notice of a failed write: this bit and the source's errno.
+constexpr std::uint64_t kWriteFailed = std::uint64_t{1} << 63;
+
 // Writes bytes from `from` to `to` in process pid; 0 or the errno of the failure.
 int write_into(int pid, const std::byte* from, std::uint64_t to, std::size_t bytes) {
   while (bytes > 0) {
@@ -63,45 +68,30 @@ void ShmFabric::start_push(ShmOp* op) {
 }
 
 void ShmFabric::sent(ShmOp* op) {
-  if (op->push == ShmOp::Push::notice) {  // a pulled stream's notice: nobody waits on it
-    op->done = true;
-    release(op);
-    return;
-  }
-  const bool awaits_notice = op->push == ShmOp::Push::pulled ||
-                             (op->push == ShmOp::Push::target && (op->tag & kAddressTag) != 0);
-  if (!awaits_notice) {
+  if (op->push != ShmOp::Push::target || (op->tag & kAddressTag) == 0) {
     op->done = true;
     return;
   }
-  // The target's address, or a pulled stream's announcement, is out: wait for the other side's
-  // notice, into control[0].
+  // The target's address is out: wait for the source's notice, into control[0].
   op->is_send = false;
   op->tag = (op->tag & ~kAddressTag) | kNoticeTag;
   op->bytes = sizeof(std::uint64_t);
-  op->data = reinterpret_cast<std::byte*>(op->control);
   op->offset = 0;
   start(op);
 }
 
 void ShmFabric::received(ShmOp* op) {
-  if (op->push == ShmOp::Push::pulled) {  // the receiver copied it, or reported why not
-    op->done = true;
-    return;
-  }
   if (op->push == ShmOp::Push::source) {
     write_pushed(op);
     return;
   }
   if (op->push == ShmOp::Push::target) {
     const std::uint64_t notice = op->control[0];
-    if ((notice & kCopyFailed) != 0) {
-      throw Error("ccl: world rank " +
-                  std::to_string(world_of_local_[static_cast<std::size_t>(op->peer)]) +
+    if ((notice & kWriteFailed) != 0) {
+      throw Error("ccl: world rank " + std::to_string(world_of_local_[static_cast<std::size_t>(op->peer)]) +
                   " could not write a message of " + std::to_string(op->buffer_bytes) +
                   " bytes into this rank's memory (process_vm_writev: " +
-                  std::strerror(static_cast<int>(notice & ~kCopyFailed)) +
-                  "); CCL_PUSH=0 turns such transfers off");
+                  std::strerror(static_cast<int>(notice & ~kWriteFailed)) + "); CCL_PUSH=0 turns such transfers off");
     }
     if (notice != op->buffer_bytes) size_mismatch(notice, op->buffer_bytes);
   }
@@ -110,12 +100,10 @@ void ShmFabric::received(ShmOp* op) {
 
 void ShmFabric::write_pushed(ShmOp* op) {
   const std::uint64_t to = op->control[0], room = op->control[1];
-  std::uint64_t notice =
-      op->buffer_bytes;  // a size that differs: nothing written, the target reports it
+  std::uint64_t notice = op->buffer_bytes;  // a size that differs: nothing written, the target reports it
   if (room == op->buffer_bytes) {
-    const int err =
-        write_into(pids_[static_cast<std::size_t>(op->peer)], op->buffer, to, op->buffer_bytes);
-    if (err != 0) notice = kCopyFailed | static_cast<std::uint64_t>(err);
+    const int err = write_into(pids_[static_cast<std::size_t>(op->peer)], op->buffer, to, op->buffer_bytes);
+    if (err != 0) notice = kWriteFailed | static_cast<std::uint64_t>(err);
   }
   op->control[0] = notice;
   op->is_send = true;
@@ -138,8 +126,8 @@ bool ShmFabric::probe_push() {
   MPI_Allgather(&where, 1, MPI_UNSIGNED_LONG_LONG, marks.data(), 1, MPI_UNSIGNED_LONG_LONG, node_);
   const auto next = static_cast<std::size_t>((local_ + 1) % size_);
   const std::uint64_t value = static_cast<std::uint64_t>(local_) + 1;
-  int ok = wanted && write_into(pids_[next], reinterpret_cast<const std::byte*>(&value),
-                                marks[next], sizeof value) == 0;
+  int ok = wanted && write_into(pids_[next], reinterpret_cast<const std::byte*>(&value), marks[next],
+                                sizeof value) == 0;
   MPI_Barrier(node_);  // every write is over before anyone looks
   const std::uint64_t expected = static_cast<std::uint64_t>((local_ + size_ - 1) % size_) + 1;
   ok = ok && *static_cast<volatile std::uint64_t*>(&mark) == expected;

@@ -67,11 +67,10 @@ constexpr std::size_t kWord = sizeof(std::uint64_t);     // the cell's word; the
 // `more`: a piece of a streamed message that other pieces follow (stream_transfer.cpp).
 constexpr std::uint64_t kSeqMask = 0xffff, kNewContext = 1u << 16, kBytesMask = 0x3fff,
                         kMore = std::uint64_t{1} << 31;
-// A bytes field no piece can have marks a pulled stream's announcement (pull_transfer.cpp),
-// whose payload is the sender's {address, bytes}.
-constexpr std::uint64_t kPullMark = kBytesMask;
-constexpr std::size_t kAnnouncementBytes = 2 * sizeof(std::uint64_t);
-static_assert(kTinyCells < kSeqMask && ccl::detail::ShmFabric::kMaxBytes < kPullMark);
+// A bytes field no piece can have marks a long stream's first piece (kMaxBytes of them) sent by
+// non-temporal stores, for its receiver's prices (stream_transfer.cpp).
+constexpr std::uint64_t kStreamingFirst = kBytesMask;
+static_assert(kTinyCells < kSeqMask && ccl::detail::ShmFabric::kMaxBytes < kStreamingFirst);
 
 std::uint64_t cell_word(std::uint64_t message, bool new_context, std::size_t bytes, bool more,
                         std::uint64_t tag) {
@@ -159,7 +158,8 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
   }
   f->oversubscribed_ = static_cast<long>(L) > sysconf(_SC_NPROCESSORS_ONLN);
   f->can_push_ = f->probe_push();
-  f->pull_ = f->can_push_ ? pull_setting().value_or(PullSetting::never) : PullSetting::never;
+  f->stores_ =
+      kHasStreamingStores ? store_setting().value_or(StoreSetting::cached) : StoreSetting::cached;
   f->stream_limit_ = f->agreed_stream_limit();
   return f;
 }
@@ -234,11 +234,6 @@ void ShmFabric::start(ShmOp* op) {
 }
 
 bool ShmFabric::push_op(ShmOp* op) {
-  if (op->bytes > large_ring_holds() && op->push == ShmOp::Push::none && op->buffer_bytes == 0) {
-    op->buffer_bytes = op->bytes;  // a long stream's first try: how it goes is chosen once
-    if (pull_next(peers_[static_cast<std::size_t>(op->peer)])) op->push = ShmOp::Push::pulled;
-  }
-  if (op->push == ShmOp::Push::pulled) return announce_pull(op);
   if (op->bytes > kMaxBytes) return push_pieces(op);
   return push(op->peer, size_class(op->bytes), op->context, op->tag, op->data, op->bytes, false);
 }
@@ -250,8 +245,7 @@ bool ShmFabric::take_unexpected(Peer& p, ShmOp* op) {
       ++it;
       continue;
     }
-    const bool complete =
-        take_piece(op, it->payload.data(), it->payload.size(), it->more, it->pull, false);
+    const bool complete = take_piece(op, it->payload.data(), it->payload.size(), it->more);
     it = p.unexpected.erase(it);
     if (complete) return true;
   }
@@ -259,25 +253,27 @@ bool ShmFabric::take_unexpected(Peer& p, ShmOp* op) {
 }
 
 bool ShmFabric::take_piece(ShmOp* op, const std::byte* payload, std::size_t bytes, bool more,
-                           bool pull, bool alone) {
-  if (pull) return take_pulled(op, payload);
+                           const Incoming* in) {
   const std::size_t left = op->bytes - op->offset;
   // A stream's pieces fill the receive in order; the last one, and only it, says no more follow.
   if (bytes > left || more != (bytes < left)) {
     size_mismatch(op->offset + bytes, op->bytes, more);
   }
-  if (op->offset == 0 && alone && op->bytes > large_ring_holds()) op->started = ticks();
+  if (op->offset == 0 && in != nullptr && in->alone && op->bytes > large_ring_holds()) {
+    op->started = ticks();  // a long stream whose receiver waited: priced
+    op->streaming = in->streaming;
+  }
   copy_bytes(op->data + op->offset, payload, bytes);
   op->offset += bytes;
   if (op->started != 0 && !more) {
-    price_large_receive(peers_[static_cast<std::size_t>(op->peer)], false, ticks() - op->started,
-                        op->bytes);
+    price_long_stream(peers_[static_cast<std::size_t>(op->peer)], op->streaming,
+                      ticks() - op->started, op->bytes);
   }
   return !more;
 }
 
 bool ShmFabric::push(int to, int cls, const Pgid& ctx, std::uint64_t tag, const std::byte* data,
-                     std::size_t bytes, bool more, bool pull) {
+                     std::size_t bytes, bool more, PieceCopy copy) {
   const Geometry& g = geometry_[cls];
   Peer& peer = peers_[static_cast<std::size_t>(to)];
   Lane& p = peer.lanes[cls];
@@ -289,15 +285,20 @@ bool ShmFabric::push(int to, int cls, const Pgid& ctx, std::uint64_t tag, const 
   if (tag >> 32 != 0)
     throw Error("ccl: internal: tag " + std::to_string(tag) + " does not fit a cell");
   std::byte* cell = r + g.cell(p.head);
-  copy_bytes(cell + kWord, data, bytes);
+  if (copy == PieceCopy::cached) {
+    copy_bytes(cell + kWord, data, bytes);
+  } else {
+    copy_streaming(cell + kWord, data, bytes);
+    streaming_fence();  // the payload before the word that publishes it
+  }
   const bool new_context = !p.context_sent || p.sent_context != ctx;
   if (new_context) {
     std::memcpy(r + g.context(p.head), &ctx, sizeof(Pgid));
     p.sent_context = ctx;
     p.context_sent = true;
   }
-  word(cell).store(cell_word(p.head, new_context, pull ? kPullMark : bytes, more, tag),
-                   std::memory_order_release);
+  const std::size_t field = copy == PieceCopy::streaming_first ? kStreamingFirst : bytes;
+  word(cell).store(cell_word(p.head, new_context, field, more, tag), std::memory_order_release);
   ++p.head;
   // The next tiny cell's line was last read by the peer, so our store into it will have to take
   // it back from the peer's core; stores leave the store buffer in order, so the next fence,
@@ -344,15 +345,6 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
     }
     const bool mine = in.tag == tag && in.context == context;
     if (mine) {
-      if (in.pull) {  // a pulled stream where this receive expects one cell: a mismatch
-        ShmOp op;
-        op.peer = from;
-        op.context = context;
-        op.tag = tag;
-        op.data = data;
-        op.bytes = bytes;
-        take_pulled(&op, in.payload);  // reports it (and releases the sender)
-      }
       if (in.bytes != bytes || in.more) size_mismatch(in.bytes, bytes, in.more);
       copy_bytes(data, in.payload, bytes);
     } else {
@@ -372,8 +364,8 @@ bool ShmFabric::arrived(const std::byte* ring, Lane& lane, const Geometry& g, In
   in.context = lane.received_context;
   in.tag = w >> 32;
   in.bytes = static_cast<std::size_t>((w >> 17) & kBytesMask);
-  in.pull = in.bytes == kPullMark;
-  if (in.pull) in.bytes = kAnnouncementBytes;
+  in.streaming = in.bytes == kStreamingFirst;
+  if (in.streaming) in.bytes = kMaxBytes;
   in.more = (w & kMore) != 0;
   in.payload = cell + kWord;
   return true;
@@ -386,7 +378,7 @@ void ShmFabric::free_cell(std::byte* ring, Lane& lane) {
 }
 
 void ShmFabric::keep_aside(Peer& p, int cls, const Incoming& in) {
-  p.unexpected.push_back(Unexpected{in.context, in.tag, cls, in.more, in.pull,
+  p.unexpected.push_back(Unexpected{in.context, in.tag, cls, in.more,
                                     std::vector<std::byte>(in.payload, in.payload + in.bytes)});
 }
 
@@ -399,7 +391,7 @@ ShmOp* ShmFabric::deliver(Peer& p, int cls, const Incoming& in) {
   for (auto it = p.posted.begin(); it != p.posted.end(); ++it) {
     ShmOp* op = *it;
     if (op->tag != in.tag || op->context != in.context || size_class(op->bytes) != cls) continue;
-    if (!take_piece(op, in.payload, in.bytes, in.more, in.pull, in.alone)) return nullptr;
+    if (!take_piece(op, in.payload, in.bytes, in.more, &in)) return nullptr;  // more to come
     p.posted.erase(it);
     return op;
   }
@@ -414,10 +406,10 @@ void ShmFabric::poll(int from, int cls) {
   std::byte* r = p.in[cls];
   Incoming in;
   while (!p.posted.empty() && arrived(r, lane, g, in)) {
-    // A stream's first piece with nothing behind it: its sender has just begun (pull_transfer.cpp
-    // prices the rest of it).
-    if (cls == 2)
+    // Whether a later message had arrived behind this one (for a long stream's price).
+    if (cls == 2) {
       in.alone = (load_word(r + g.cell(lane.tail + 1)) & kSeqMask) != ((lane.tail + 2) & kSeqMask);
+    }
     ShmOp* op = deliver(p, cls, in);
     free_cell(r, lane);
     if (op != nullptr) received(op);

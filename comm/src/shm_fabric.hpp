@@ -9,17 +9,17 @@
 // arrives before its receive is posted is kept aside (unexpected) until it is. A message above
 // one cell (kMaxBytes) and up to stream_limit() goes as a stream of cell-sized pieces through
 // the large ring, the receiver copying each out while the sender fills the next
-// (stream_transfer.cpp), or, above what the ring holds, is pulled by its receiver straight out
-// of the sender's memory, whichever that receiver found cheaper (pull_transfer.cpp). Larger ones do
-// not come here: the channel sends them through MPI, or, when the schedule has the sender copy, the
-// fabric pushes them (push_transfer.cpp): only their two control messages use the rings. Both sides
-// classify a transfer by its size, which they always agree on.
+// (stream_transfer.cpp; above what the ring holds, with cached or non-temporal stores, whichever
+// the receiver found cheaper). Larger ones do not come here: the channel sends them through MPI,
+// or, when the schedule has the sender copy, the fabric pushes them (push_transfer.cpp): only their
+// two control messages use the rings. Both sides classify a transfer by its size, which they
+// always agree on.
 //
 //   segment:  [rings 0→0][rings 0→1]...[rings L−1→L−1]     (L ranks on the node)
 //   rings s→d: one per size class: tiny (32-byte cells, two to a cache line: a stream of
 //              8-byte messages moves half a line each), small (256-byte cells) and large (a
 //              few cells of kMaxBytes); the tiny and small rings let a sender run far ahead
-//   ring:     [tail, pull wanted (consumer's) | cell 0 | ... | cell K−1 | context 0 | ... ]
+//   ring:     [tail, stores wanted (consumer's) | cell 0 | ... | cell K−1 | context 0 | ... ]
 //   cell:     [word: seq (16 bits) | new context (1) | bytes (14) | more (1) | tag (32) | payload]
 //
 // A message goes in the ring of its size class; both sides know the size, and a receive matches
@@ -50,10 +50,7 @@ namespace ccl::detail {
 // One send or receive through the fabric; owned by the fabric's pool. A pushed transfer
 // (ShmFabric::start_push) runs its two control messages through the same op, one after the other.
 struct ShmOp {
-  // none: an ordinary send or receive. source, target: the sides of a pushed transfer
-  // (push_transfer.cpp). pulled: the sender of a pulled stream, whose receiver copies the data
-  // (pull_transfer.cpp). notice: a pulled stream's notice back to its sender, released once sent.
-  enum class Push : std::uint8_t { none, source, target, pulled, notice };
+  enum class Push : std::uint8_t { none, source, target };
   bool is_send = false;
   bool done = false;
   Push push = Push::none;
@@ -68,8 +65,10 @@ struct ShmOp {
   std::byte* buffer = nullptr;
   std::size_t buffer_bytes = 0;
   std::uint64_t control[2] = {};
-  // A receive above the large ring: ticks() at its first piece, when no later piece had come
-  // yet (its receiver waited, so the time to its last piece is the transfer's); else 0.
+  // A stream above the large ring: a send's pieces go by non-temporal stores; a receive's came
+  // so (its first piece said). And for a receive, ticks() at its first piece when no later piece
+  // had come yet (its receiver waited, so the time to its last is the transfer's), else 0.
+  bool streaming = false;
   std::uint64_t started = 0;
 };
 
@@ -108,11 +107,11 @@ class ShmFabric {
   std::size_t push_above() const { return std::min(stream_limit_, large_ring_holds()); }
   // CCL_STREAM_MAX in bytes, all of them when unset; nullopt when it is not a number.
   static std::optional<unsigned long long> stream_max_setting();
-  // CCL_STREAM_PULL: how a stream larger than the large ring goes (pull_transfer.cpp): auto when
-  // unset or "auto" (each sender prices both ways per peer), never ("0"), always ("1"); nullopt
-  // for anything else.
-  enum class PullSetting { never, always, automatic };
-  static std::optional<PullSetting> pull_setting();
+  // CCL_STREAM_NT: how a stream above the large ring fills the ring (stream_transfer.cpp):
+  // automatic when unset or "auto" (each receiver prices both ways per sender), with cached
+  // stores ("0") or with non-temporal ones ("1"); nullopt for anything else.
+  enum class StoreSetting { cached, streaming, automatic };
+  static std::optional<StoreSetting> store_setting();
   // Start a pushed transfer (op->push says which side; data and bytes are the caller's buffer,
   // larger than push_above()). The target sends the source its buffer's address; the source
   // writes the data straight there (process_vm_writev) and answers with a notice of the bytes
@@ -140,7 +139,6 @@ class ShmFabric {
     std::uint64_t tag;
     int cls;    // the ring class it came through
     bool more;  // a stream's piece that others follow
-    bool pull;  // a pulled stream's announcement (pull_transfer.cpp)
     std::vector<std::byte> payload;
   };
   static constexpr int kClasses = 3;  // 0: tiny cells, 1: small cells, 2: large cells
@@ -162,15 +160,16 @@ class ShmFabric {
     std::byte* in[kClasses] = {};   // its rings to us
     std::vector<ShmOp*> posted;     // receives from this peer, in posting order
     std::deque<Unexpected> unexpected;
-    // Receives from this peer above the large ring, each way (stream, pull): the ticks per byte
-    // of the last few; and how many sends to it went above the large ring (pull_transfer.cpp).
+    // Streams from this peer above the large ring, each way (cached stores, non-temporal ones):
+    // the ticks per byte of the last few; and how many streams to it went above the large ring
+    // (stream_transfer.cpp).
     struct Prices {
       double last[4] = {};
       std::uint32_t count = 0;
       void add(double price) { last[count++ % 4] = price; }
-      double typical() const;  // the median of those kept, 0 before any
+      double best() const;  // the least of those kept (noise only adds), 0 before any
     };
-    Prices streamed, pulled;
+    Prices cached, streaming;
     std::uint32_t large_sends = 0;
   };
   struct Geometry {              // of one ring class
@@ -189,39 +188,30 @@ class ShmFabric {
     std::uint64_t tag;
     const std::byte* payload;
     std::size_t bytes;
-    bool more;           // a stream's piece that others follow
-    bool pull;           // a pulled stream's announcement: payload {address, bytes}
-    bool alone = false;  // large ring: no later message had arrived behind it
+    bool more;               // a stream's piece that others follow
+    bool streaming = false;  // a long stream's first piece, sent by non-temporal stores
+    bool alone = false;      // large ring: no later message had arrived behind it
   };
   static constexpr std::size_t kLine = 64;
-  // Control messages of pushed and pulled transfers: tag bits above the channels' tags (below
-  // kTagLimit's double, so they fit a cell's 32-bit tag), one per kind; a failed copy's notice
-  // carries kCopyFailed and the errno.
-  static constexpr std::uint64_t kAddressTag = kTagLimit << 1;
-  static constexpr std::uint64_t kNoticeTag = kTagLimit;
-  static constexpr std::uint64_t kCopyFailed = std::uint64_t{1} << 63;
 
   ShmFabric() = default;
   std::size_t pair_bytes() const;  // all rings from one rank to another
   std::byte* ring(int from, int to, int cls) const;
-  // One message (or a stream's piece, or with `pull` a pulled stream's announcement) into our
-  // ring of class `cls` to `to`; false when it is full.
+  // One message (or a stream's piece) into our ring of class `cls` to `to`; false when it is full.
+  // How the payload is copied: with cached stores, or non-temporal ones (marking the first
+  // piece of a stream so, for its receiver's prices).
+  enum class PieceCopy { cached, streaming, streaming_first };
   bool push(int to, int cls, const Pgid& ctx, std::uint64_t tag, const std::byte* data,
-            std::size_t bytes, bool more, bool pull = false);
+            std::size_t bytes, bool more, PieceCopy copy = PieceCopy::cached);
   // A send's message into its ring: whole, or a stream's pieces from op->offset while there is
   // room. True once all of it is in.
   bool push_op(ShmOp* op);
   bool push_pieces(ShmOp* op);  // stream_transfer.cpp
-  // pull_transfer.cpp: whether the next send above the large ring to `p` is pulled; the
-  // announcement into the ring (true once in); the receiver's side of one: the data copied in,
-  // the notice sent back (throws on a size mismatch or a failed read, after the notice); and the
-  // price of a receive from `p` above the large ring (ticks from its first byte to its last),
-  // which updates the way this rank asks `p` to send.
-  bool pull_next(Peer& p);
-  bool announce_pull(ShmOp* op);
-  bool take_pulled(ShmOp* op, const std::byte* announcement);
-  void send_notice(const ShmOp& op, std::uint64_t notice);
-  void price_large_receive(Peer& p, bool pulled, std::uint64_t ticks, std::size_t bytes);
+  // stream_transfer.cpp: whether the next stream above the large ring to `p` goes by
+  // non-temporal stores; and the price of one received from `p` (ticks from its first byte to
+  // its last), which updates the way this rank asks `p` to send.
+  bool streaming_next(Peer& p);
+  void price_long_stream(Peer& p, bool streaming, std::uint64_t ticks, std::size_t bytes);
   void poll(int from, int cls);
   // The next message in `ring` (a ring to us), if it has arrived; its cell stays taken until
   // free_cell. Updates the lane's current context when the message carries a new one.
@@ -249,10 +239,11 @@ class ShmFabric {
   // The messages kept aside from p that match op, into it in order, and dropped; whether op is
   // complete.
   bool take_unexpected(Peer& p, ShmOp* op);
-  // A message or a stream's next piece (or a pulled stream) into op; whether op is complete.
-  // `alone`: nothing had arrived behind it (see ShmOp::started). Throws on a size mismatch.
-  bool take_piece(ShmOp* op, const std::byte* payload, std::size_t bytes, bool more, bool pull,
-                  bool alone);
+  // A message or a stream's next piece into op; whether op is complete. Throws on a size
+  // mismatch. `in`, when the piece comes straight from the ring: whether it came alone and how
+  // (for a long stream's price).
+  bool take_piece(ShmOp* op, const std::byte* payload, std::size_t bytes, bool more,
+                  const Incoming* in = nullptr);
   // A rank waiting only on shared memory makes no MPI calls, yet its peers' large MPI sends may
   // complete only once its MPI progress engine has run (the receiver's side of a rendezvous).
   // Without this, a member done with a collective (waiting in the next one on shared memory)
@@ -267,7 +258,7 @@ class ShmFabric {
   Geometry geometry_[kClasses];
   bool oversubscribed_ = false;
   bool can_push_ = false;
-  PullSetting pull_ = PullSetting::automatic;
+  StoreSetting stores_ = StoreSetting::automatic;
   std::size_t stream_limit_ = kMaxBytes;
   std::vector<int> pids_;  // of the node's ranks, by local index
   unsigned idle_polls_ = 0;

@@ -11,33 +11,108 @@
 //
 // Why not MPI's single-copy path (CMA): on this machine (a VM) its system call, which pins the
 // pages on every transfer, made a bcast of 32 KiB on 2 ranks take 6.6 us against coll/sm's
-// 2.1 us through 8 KiB fragments. Above what the ring holds, where the two ranks run decides
-// (across sockets a stream costs 3-4x more): there the receiver may ask for pulls instead
-// (pull_transfer.cpp). Where ranks share cores a receiver may be asleep and unable to
+// 2.1 us through 8 KiB fragments. Where ranks share cores a receiver may be asleep and unable to
 // drain the ring, so only what fits in the ring at once streams there (ShmFabric::create).
+//
+// Cached or non-temporal stores. The receiver reads each piece from lines the sender just wrote:
+// between cores of one socket they come from the shared cache; between sockets each is snooped
+// out of the sender's cache, several times slower. This VM's host puts its 2 vCPUs on two cores
+// of one socket (a cache line's trip ~70 ns), on the two threads of one core (~29 ns) or on two
+// sockets (~290 ns), keeping a job mostly in one placement. A 256 KiB scatter on 2 ranks took
+// 29-35 us on one socket with cached stores and 40-47 with non-temporal ones (the receiver then
+// reads memory), but 64-86 across sockets cached and 43-47 non-temporal (a bcast, whose source
+// lines are themselves dirty: 55-80 against 29-36; Open MPI's scatter, through CMA, 37-47). So
+// a stream that does not fit in the ring goes one way or the other as its receiver asks: each
+// receiver prices both ways per sender, in ticks per byte from the first piece to the last,
+// counted only when the first piece arrived alone (the receiver waited, so the time is the whole
+// pipeline's); keeps the last four prices of each way (the two take turns until each has two:
+// a job's first is often cold); and asks for the other way once the least of its prices is below
+// kSwitch of the current way's (noise only adds; the margin keeps one lucky price from flipping
+// it), through a word of its ring's first line beside the tail it writes there. The sender reads
+// it at each such stream and goes the other way one time in kExplore, so that a change of
+// placement is seen. The first piece of a non-temporal stream says so, for the receiver's
+// prices; nothing else changes for it. CCL_STREAM_NT=0 or 1 fixes the way. ccl-bench-collectives
+// on 2 ranks against Open MPI, a job across sockets, 256 KiB-4 MiB: reduce 1.60, 1.51, 0.87 and
+// scatter 1.58, 1.54, 1.00 with cached stores; with the choice, in the next job (also across),
+// 0.74, 0.78, 0.51 and 0.72, 0.83, 0.70; on one socket the choice costs up to 0.1 of a ratio.
 //
 // The marks make a size mismatch an error on the receiver, as MPI reports truncation: a piece
 // that would overrun the receive, a last piece that leaves it short, or a piece announcing more
 // when the receive is full (take_piece).
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstdlib>
+#include <string>
 
 #include "shm_fabric.hpp"
 
 namespace ccl::detail {
 
+namespace {
+
+constexpr int kLarge = 2;               // the ring class streams go through
+constexpr std::uint32_t kExplore = 32;  // one long stream in this many goes the other way
+constexpr double kSwitch = 0.8;         // the other way's price, at most, to switch to it
+
+// The word of a ring's first line, after the consumer's tail, where the consumer asks its
+// producer for non-temporal stores (1) or cached ones (0, as the segment starts).
+std::atomic_ref<std::uint64_t> streaming_wanted(std::byte* ring) {
+  return std::atomic_ref<std::uint64_t>(
+      *reinterpret_cast<std::uint64_t*>(ring + sizeof(std::uint64_t)));
+}
+
+}  // namespace
+
 bool ShmFabric::push_pieces(ShmOp* op) {
-  constexpr int kLarge = 2;  // every piece goes through the large ring, the last one too
+  // Every piece goes through the large ring, the last one too.
+  if (op->offset == 0 && op->bytes > large_ring_holds()) {
+    op->streaming = streaming_next(peers_[static_cast<std::size_t>(op->peer)]);
+  }
   while (op->offset < op->bytes) {
     const std::size_t piece = std::min(kMaxBytes, op->bytes - op->offset);
     const bool more = op->offset + piece < op->bytes;
-    if (!push(op->peer, kLarge, op->context, op->tag, op->data + op->offset, piece, more)) {
+    const PieceCopy copy = !op->streaming    ? PieceCopy::cached
+                           : op->offset == 0 ? PieceCopy::streaming_first
+                                             : PieceCopy::streaming;
+    if (!push(op->peer, kLarge, op->context, op->tag, op->data + op->offset, piece, more, copy)) {
       return false;
     }
     op->offset += piece;
   }
   return true;
+}
+
+std::optional<ShmFabric::StoreSetting> ShmFabric::store_setting() {
+  const char* v = std::getenv("CCL_STREAM_NT");
+  if (v == nullptr || *v == '\0' || std::string(v) == "auto") return StoreSetting::automatic;
+  if (std::string(v) == "0") return StoreSetting::cached;
+  if (std::string(v) == "1") return StoreSetting::streaming;
+  return std::nullopt;
+}
+
+bool ShmFabric::streaming_next(Peer& p) {
+  if (stores_ != StoreSetting::automatic) return stores_ == StoreSetting::streaming;
+  const bool wanted = streaming_wanted(p.out[kLarge]).load(std::memory_order_relaxed) != 0;
+  return ++p.large_sends % kExplore == 0 ? !wanted : wanted;
+}
+
+double ShmFabric::Peer::Prices::best() const {
+  const std::uint32_t n = std::min<std::uint32_t>(count, 4);
+  return n == 0 ? 0 : *std::min_element(last, last + n);
+}
+
+void ShmFabric::price_long_stream(Peer& p, bool streaming, std::uint64_t ticks, std::size_t bytes) {
+  if (stores_ != StoreSetting::automatic) return;
+  (streaming ? p.streaming : p.cached).add(static_cast<double>(ticks) / static_cast<double>(bytes));
+  std::atomic_ref<std::uint64_t> word = streaming_wanted(p.in[kLarge]);
+  const bool now = word.load(std::memory_order_relaxed) != 0;
+  const double cached = p.cached.best(), nt = p.streaming.best();
+  // The ways take turns until each has two prices (the first of a job is often a cold one).
+  const bool want = std::min(p.cached.count, p.streaming.count) < 2 ? !streaming
+                    : now                                           ? !(cached < kSwitch * nt)
+                                                                    : nt < kSwitch * cached;
+  if (want != now) word.store(want ? 1 : 0, std::memory_order_relaxed);
 }
 
 std::optional<unsigned long long> ShmFabric::stream_max_setting() {

@@ -4,8 +4,8 @@
 // their receive is posted wait aside and are reassembled; a size the receiver does not expect,
 // longer or shorter, is reported there and the group still works. Also run with
 // CCL_STREAM_MAX=8192 (tests/CMakeLists.txt), where the same transfers go through MPI or are
-// pushed, with CCL_SHM=0, and with CCL_STREAM_PULL=1, where streams longer than the large ring
-// are pulled by their receivers (pull_transfer.cpp; by default senders choose).
+// pushed, with CCL_SHM=0, and with CCL_STREAM_NT=1 and 0, where streams longer than the ring
+// fill it by non-temporal stores or cached ones (by default each receiver asks for the cheaper).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -13,8 +13,6 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
-
-#include <unistd.h>
 #include <vector>
 
 #include "../common/reference.hpp"
@@ -174,32 +172,6 @@ TEST(StreamedTransfers, ASizeTheReceiverDoesNotExpectIsReportedThere) {
     EXPECT_NE(shorter.find("a message of 12000 bytes arrived for a receive of 16000 bytes"),
               std::string::npos)
         << shorter;
-  }
-}
-
-// A stream longer than the large ring, pulled by its receiver (CCL_STREAM_PULL=1, ranks with a
-// core each): a size the receiver does not expect is reported there with the sender's exact size
-// (a stream reports the piece that overran), and the sender's send completes, released by the
-// receiver's notice (a stream's sender would wait on a full ring).
-TEST(StreamedTransfers, APulledStreamOfAnotherSizeIsReportedAndItsSenderCompletes) {
-  const ccl::Group w = ccl::world();
-  const char* pull = std::getenv("CCL_STREAM_PULL");
-  const std::size_t kLong = 200000;
-  if (w.size() == 1 || pull == nullptr || std::string(pull) != "1" || !streamed(kLong) ||
-      w.size() > sysconf(_SC_NPROCESSORS_ONLN) || !channel_of(w).pushes(1 % w.size(), kLong)) {
-    GTEST_SKIP() << "no pulled streams";
-  }
-  const std::string longer = stream_between_first_two(kLong, 150000, 4);
-  const std::string shorter = stream_between_first_two(100000, 150000, 5);
-  const std::string right = stream_between_first_two(kLong, kLong, 6);
-  if (w.rank() == 1) {
-    EXPECT_NE(longer.find("a message of 200000 bytes arrived for a receive of 150000 bytes"),
-              std::string::npos)
-        << longer;
-    EXPECT_NE(shorter.find("a message of 100000 bytes arrived for a receive of 150000 bytes"),
-              std::string::npos)
-        << shorter;
-    EXPECT_EQ(right, "");
   }
 }
 
