@@ -259,7 +259,8 @@ bool ShmFabric::take_piece(ShmOp* op, const std::byte* payload, std::size_t byte
   if (bytes > left || more != (bytes < left)) {
     size_mismatch(op->offset + bytes, op->bytes, more);
   }
-  if (op->offset == 0 && in != nullptr && in->alone && op->bytes > large_ring_holds()) {
+  if (op->offset == 0 && in != nullptr && in->alone && op->bytes > large_ring_holds() &&
+      stores_ == StoreSetting::automatic) {
     op->started = ticks();  // a long stream whose receiver waited: priced
     op->streaming = in->streaming;
   }
@@ -407,7 +408,7 @@ void ShmFabric::poll(int from, int cls) {
   Incoming in;
   while (!p.posted.empty() && arrived(r, lane, g, in)) {
     // Whether a later message had arrived behind this one (for a long stream's price).
-    if (cls == 2) {
+    if (cls == 2 && stores_ == StoreSetting::automatic) {
       in.alone = (load_word(r + g.cell(lane.tail + 1)) & kSeqMask) != ((lane.tail + 2) & kSeqMask);
     }
     ShmOp* op = deliver(p, cls, in);

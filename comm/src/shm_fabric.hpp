@@ -209,7 +209,8 @@ class ShmFabric {
   bool push_pieces(ShmOp* op);  // stream_transfer.cpp
   // stream_transfer.cpp: whether the next stream above the large ring to `p` goes by
   // non-temporal stores; and the price of one received from `p` (ticks from its first byte to
-  // its last), which updates the way this rank asks `p` to send.
+  // its last; priced only under CCL_STREAM_NT=auto), which updates the way this rank
+  // asks `p` to send.
   bool streaming_next(Peer& p);
   void price_long_stream(Peer& p, bool streaming, std::uint64_t ticks, std::size_t bytes);
   void poll(int from, int cls);

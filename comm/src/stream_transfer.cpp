@@ -103,7 +103,6 @@ double ShmFabric::Peer::Prices::best() const {
 }
 
 void ShmFabric::price_long_stream(Peer& p, bool streaming, std::uint64_t ticks, std::size_t bytes) {
-  if (stores_ != StoreSetting::automatic) return;
   (streaming ? p.streaming : p.cached).add(static_cast<double>(ticks) / static_cast<double>(bytes));
   std::atomic_ref<std::uint64_t> word = streaming_wanted(p.in[kLarge]);
   const bool now = word.load(std::memory_order_relaxed) != 0;
