@@ -3,7 +3,9 @@
 // predicted time under the machine model, least first, and marks the choice.
 //
 //   ccl-explain --coll concat --np 12 --bytes 65536 [--root R] [--elem 8]
-//               [--noncommutative] [--torus 3x2x2] [--model FILE] [--all]
+//               [--noncommutative] [--torus 3x2x2] [--model FILE] [--cores C] [--all]
+// --cores: the cores of the one node the np ranks run on (default: this machine's); with two or
+// more ranks to every core, selection leaves out what needs a core per member (shared_cores()).
 // --torus: the group is laid out as that torus (as grids::Torus declares it), so that the torus
 // allgathers are candidates for concat; with a model whose links run at once ("links
 // concurrent") they are weighed by their multi-port cost.
@@ -12,6 +14,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "ccl/algorithm.hpp"
 #include "ccl/error.hpp"
@@ -25,7 +29,7 @@ namespace {
   std::fprintf(stderr,
                "ccl-explain: %s\n"
                "usage: ccl-explain --coll NAME --np N --bytes B [--root R] [--elem E] "
-               "[--noncommutative] [--torus SHAPE] [--model FILE] [--all]\n"
+               "[--noncommutative] [--torus SHAPE] [--model FILE] [--cores C] [--all]\n"
                "  NAME: bcast reduce combine scatter gather concat index prefix shift sync\n"
                "  B: bytes per member (the vector, or one member's block)\n",
                problem.c_str());
@@ -35,7 +39,8 @@ namespace {
 long number(const char* text, const std::string& flag) {
   char* end = nullptr;
   const long v = std::strtol(text, &end, 10);
-  if (*text == '\0' || *end != '\0' || v < 0) usage(flag + " needs a non-negative integer, got '" + text + "'");
+  if (*text == '\0' || *end != '\0' || v < 0)
+    usage(flag + " needs a non-negative integer, got '" + text + "'");
   return v;
 }
 
@@ -43,7 +48,7 @@ long number(const char* text, const std::string& flag) {
 
 int main(int argc, char** argv) {
   std::optional<ccl::CollKind> kind;
-  long np = -1, bytes = -1, root = 0, elem = 8;
+  long np = -1, bytes = -1, root = 0, elem = 8, cores = sysconf(_SC_NPROCESSORS_ONLN);
   bool commutative = true, all = false;
   std::string model_path, torus_text;
   for (int i = 1; i < argc; ++i) {
@@ -66,6 +71,8 @@ int main(int argc, char** argv) {
       root = number(value(), a);
     } else if (a == "--elem") {
       elem = number(value(), a);
+    } else if (a == "--cores") {
+      cores = number(value(), a);
     } else if (a == "--model") {
       model_path = value();
     } else if (a == "--torus") {
@@ -81,6 +88,7 @@ int main(int argc, char** argv) {
   if (!kind || np < 1 || bytes < 0) usage("--coll, --np (at least 1) and --bytes are required");
   if (elem < 1 || bytes % elem != 0) usage("--bytes must be a multiple of --elem");
   if (root >= np) usage("--root must be below --np");
+  if (cores < 1) usage("--cores must be at least 1");
   if (ccl::is_vector_form(*kind)) usage("explain the fixed-size form (concat for concatv, ...)");
   std::vector<int> torus;
   if (!torus_text.empty()) {
@@ -100,6 +108,7 @@ int main(int argc, char** argv) {
     } else {
       ccl::use_builtin_model(static_cast<int>(np));
     }
+    ccl::set_shared_cores(np >= 2 * cores);
     const ccl::MachineModel& model = ccl::machine_model();
     ccl::Shape s;
     s.kind = *kind;
@@ -112,16 +121,18 @@ int main(int argc, char** argv) {
     if (*kind == ccl::CollKind::concat) s.torus = torus;
     const ccl::Choice chosen = ccl::select(s);
     const auto ranked = ccl::rank_candidates(s, model);
-    std::printf("%s (%s) on %ld members, %ld bytes per member%s\n", std::string(ccl::name(*kind)).c_str(),
-                std::string(ccl::mpi_name(*kind)).c_str(), np, bytes,
+    std::printf("%s (%s) on %ld members, %ld bytes per member%s\n",
+                std::string(ccl::name(*kind)).c_str(), std::string(ccl::mpi_name(*kind)).c_str(),
+                np, bytes,
                 ccl::is_reduction(*kind) && !commutative ? ", non-commutative operator" : "");
-    std::printf("model: alpha %.3g s, beta %.3g s/B (%.2f GB/s), gamma %.3g s/B  [%s]\n", model.alpha,
-                model.beta, model.beta > 0 ? 1e-9 / model.beta : 0.0, model.gamma, model.source.c_str());
+    std::printf("model: alpha %.3g s, beta %.3g s/B (%.2f GB/s), gamma %.3g s/B  [%s]\n",
+                model.alpha, model.beta, model.beta > 0 ? 1e-9 / model.beta : 0.0, model.gamma,
+                model.source.c_str());
     // With calibrated profiles, the plain prediction α·C1 + β·C2 + γ·C3 is scaled by the ratio
     // measured/predicted of the algorithm (or its segment size) at this size: show it.
     const bool profiled = !model.profiles.empty();
-    std::printf("  %-44s %6s %12s %12s %s%12s\n", "candidate", "C1", "C2 [B]", "C3 [B]", profiled ? " profile" : "",
-                "predicted");
+    std::printf("  %-44s %6s %12s %12s %s%12s\n", "candidate", "C1", "C2 [B]", "C3 [B]",
+                profiled ? " profile" : "", "predicted");
     const std::size_t shown = all ? ranked.size() : std::min<std::size_t>(ranked.size(), 15);
     bool any_stream = false;
     for (std::size_t i = 0; i < shown; ++i) {
@@ -131,15 +142,26 @@ int main(int argc, char** argv) {
       any_stream = any_stream || stream;
       char ratio[32] = "";
       if (profiled) std::snprintf(ratio, sizeof ratio, " x%6.2f", model.ratio(c.choice, s));
-      std::printf("%s %-44s %6llu %12llu %12llu%s %9.2f us%s\n", is_choice ? "*" : " ", c.choice.str().c_str(),
-                  static_cast<unsigned long long>(c.cost.c1), static_cast<unsigned long long>(c.cost.c2),
-                  static_cast<unsigned long long>(c.cost.c3), ratio, c.seconds * 1e6, stream ? " ~" : "");
+      std::printf("%s %-44s %6llu %12llu %12llu%s %9.2f us%s\n", is_choice ? "*" : " ",
+                  c.choice.str().c_str(), static_cast<unsigned long long>(c.cost.c1),
+                  static_cast<unsigned long long>(c.cost.c2),
+                  static_cast<unsigned long long>(c.cost.c3), ratio, c.seconds * 1e6,
+                  stream ? " ~" : "");
     }
     if (any_stream) {
-      std::printf("  ~ data flows one way: calls in a row overlap, so the cost shown is a member's own\n"
-                  "    work per call (its single-call critical path is longer)\n");
+      std::printf(
+          "  ~ data flows one way: calls in a row overlap, so the cost shown is a member's own\n"
+          "    work per call (its single-call critical path is longer)\n");
     }
-    if (shown < ranked.size()) std::printf("  ... %zu more (--all lists them)\n", ranked.size() - shown);
+    if (shown < ranked.size())
+      std::printf("  ... %zu more (--all lists them)\n", ranked.size() - shown);
+    for (const ccl::Algorithm* a : ccl::catalog()) {
+      if (a->kind != ccl::base_kind(*kind) || ccl::considered(*a)) continue;
+      std::printf(
+          "  not considered: %s, which releases every member at once, with %ld ranks on %ld "
+          "cores\n",
+          std::string(a->name).c_str(), np, cores);
+    }
     std::printf("choice: %s — %s\n", chosen.str().c_str(), ccl::selection_reason(s).c_str());
   } catch (const ccl::Error& e) {
     std::fprintf(stderr, "ccl-explain: %s\n", e.what());

@@ -7,6 +7,7 @@
 #include <memory>
 #include <numeric>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "ccl/collectives.hpp"
@@ -119,6 +120,21 @@ std::uint64_t agreed_settings(MPI_Comm control) {
   return static_cast<std::uint64_t>(agreed[0]);
 }
 
+// Whether every core of some node runs two or more ranks of the job (shared_cores()), agreed by
+// all ranks so that they select alike: node-local ranks against the cores the node has online,
+// as the shared-memory fabric counts them.
+bool agreed_shared_cores(MPI_Comm control) {
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(control, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 1;
+  MPI_Comm_size(node, &local);
+  MPI_Comm_free(&node);
+  const int mine = local >= 2 * sysconf(_SC_NPROCESSORS_ONLN) ? 1 : 0;
+  int any = 0;
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, control);
+  return any != 0;
+}
+
 // A hang report ends the whole job, not just this rank.
 void abort_job(int code) {
   MPI_Abort(MPI_COMM_WORLD, code);
@@ -143,8 +159,11 @@ Environment::Environment(int& argc, char**& argv) {
   rt->tag_limit = agreed_settings(rt->control);
 #if !defined(CCL_SMPI)
   // The calibrated choices out of the box (not on simulated platforms, whose network is not the
-  // shared memory the built-in models were measured on). Every rank picks the same model.
+  // shared memory the built-in models were measured on). Every rank picks the same model, and
+  // learns whether the job shares cores (not on simulated platforms either, whose ranks' cores
+  // are simulated).
   use_builtin_model(rt->world_size);
+  set_shared_cores(agreed_shared_cores(rt->control));
 #endif
   detail::set_hang_exit(abort_job);
   rt->fabric = detail::ShmFabric::create();

@@ -22,6 +22,7 @@ namespace ccl {
 namespace {
 
 unsigned epoch = 1;
+bool cores_shared = false;  // shared_cores()
 
 // ---- machine model ----
 
@@ -83,7 +84,8 @@ OverrideTable file_overrides() {
     line = trim(line.substr(0, line.find('#')));
     if (line.empty()) continue;
     const auto eq = line.find('=');
-    if (eq == std::string::npos) throw Error(where + ": expected 'collective = algorithm[:params]'");
+    if (eq == std::string::npos)
+      throw Error(where + ": expected 'collective = algorithm[:params]'");
     const std::string coll = trim(line.substr(0, eq)), spec = trim(line.substr(eq + 1));
     const auto kind = kind_named(coll);
     if (!kind) throw Error(where + ": unknown collective '" + coll + "'");
@@ -218,8 +220,9 @@ namespace {
 // "profile <collective> <algorithm>[:seg=<bytes>] <bytes>:<ratio> ..." with ascending sizes and
 // positive ratios.
 void read_profile(std::istringstream& words, MachineModel& m, const std::string& where) {
-  const std::string expected = where + ": expected 'profile <collective> <algorithm>[:seg=<bytes>] "
-                                       "<bytes>:<ratio> ...' (ascending sizes, positive ratios)";
+  const std::string expected = where +
+                               ": expected 'profile <collective> <algorithm>[:seg=<bytes>] "
+                               "<bytes>:<ratio> ...' (ascending sizes, positive ratios)";
   std::string key, coll, spec, point;
   words >> key >> coll >> spec;
   const auto kind = kind_named(coll);
@@ -234,8 +237,10 @@ void read_profile(std::istringstream& words, MachineModel& m, const std::string&
     } catch (const Error& e) {
       throw Error(where + ": " + e.what());
     }
-    if (choice.params.segment == 0 || !(choice.params == Params{0, choice.params.segment, {}, ""})) {
-      throw Error(where + ": a profile is per algorithm or per segment size (seg=<bytes>), not '" + spec + "'");
+    if (choice.params.segment == 0 ||
+        !(choice.params == Params{0, choice.params.segment, {}, ""})) {
+      throw Error(where + ": a profile is per algorithm or per segment size (seg=<bytes>), not '" +
+                  spec + "'");
     }
   }
   AlgorithmProfile profile;
@@ -244,7 +249,8 @@ void read_profile(std::istringstream& words, MachineModel& m, const std::string&
     ProfilePoint pt;
     char* end = nullptr;
     pt.bytes = std::strtod(point.c_str(), &end);
-    const bool bytes_ok = colon != std::string::npos && end == point.c_str() + colon && pt.bytes >= 0;
+    const bool bytes_ok =
+        colon != std::string::npos && end == point.c_str() + colon && pt.bytes >= 0;
     pt.ratio = bytes_ok ? std::strtod(point.c_str() + colon + 1, &end) : 0;
     if (!bytes_ok || *end != '\0' || !(pt.ratio > 0) || !std::isfinite(pt.ratio) ||
         (!profile.points.empty() && !(pt.bytes > profile.points.back().bytes))) {
@@ -276,13 +282,15 @@ MachineModel parse_machine_model(std::istream& in, const std::string& path) {
       std::string how, extra;
       words >> key >> how;
       if ((how != "concurrent" && how != "one-port") || (words >> extra)) {
-        throw Error(path + ":" + std::to_string(no) + ": expected 'links concurrent' or 'links one-port'");
+        throw Error(path + ":" + std::to_string(no) +
+                    ": expected 'links concurrent' or 'links one-port'");
       }
       m.concurrent_links = how == "concurrent";
       continue;
     }
     if (!(words >> key >> value) || value < 0) {
-      throw Error(path + ":" + std::to_string(no) + ": expected 'alpha|beta|gamma <non-negative seconds>'");
+      throw Error(path + ":" + std::to_string(no) +
+                  ": expected 'alpha|beta|gamma <non-negative seconds>'");
     }
     const int i = key == "alpha" ? 0 : key == "beta" ? 1 : key == "gamma" ? 2 : -1;
     if (i < 0) throw Error(path + ":" + std::to_string(no) + ": unknown key '" + key + "'");
@@ -322,8 +330,11 @@ void save_machine_model(const MachineModel& m, const std::string& path) {
   if (!out) throw Error("ccl: cannot write machine model '" + path + "'");
   out << "# ccl machine model: seconds per start-up, per byte sent, per byte reduced\n";
   out.precision(6);
-  out << "alpha " << std::scientific << m.alpha << "\nbeta " << m.beta << "\ngamma " << m.gamma << "\n";
-  if (m.concurrent_links) out << "# a member's links to different neighbours run at once (a torus network)\nlinks concurrent\n";
+  out << "alpha " << std::scientific << m.alpha << "\nbeta " << m.beta << "\ngamma " << m.gamma
+      << "\n";
+  if (m.concurrent_links)
+    out << "# a member's links to different neighbours run at once (a torus network)\nlinks "
+           "concurrent\n";
   if (!m.profiles.empty()) {
     out << "# per algorithm (or segment size): profile <collective> <algorithm>[:seg=<bytes>] "
            "<bytes per member>:<measured/predicted> ...\n";
@@ -338,7 +349,9 @@ void save_machine_model(const MachineModel& m, const std::string& path) {
   }
 }
 
-const MachineModel& machine_model() { return model_ref(); }
+const MachineModel& machine_model() {
+  return model_ref();
+}
 
 void set_machine_model(const MachineModel& m) {
   model_ref() = m;
@@ -351,8 +364,12 @@ void use_builtin_model(int ranks) {
   set_machine_model(builtin_machine_model(ranks));
 }
 
-unsigned selection_epoch() { return epoch; }
-void note_catalog_change() { ++epoch; }
+unsigned selection_epoch() {
+  return epoch;
+}
+void note_catalog_change() {
+  ++epoch;
+}
 
 Choice parse_choice(CollKind kind, std::string_view spec) {
   const std::size_t colon = spec.find(':');
@@ -380,10 +397,24 @@ void set_override(CollKind kind, std::string_view spec) {
   ++epoch;
 }
 
+bool shared_cores() {
+  return cores_shared;
+}
+
+void set_shared_cores(bool shared) {
+  if (shared == cores_shared) return;
+  cores_shared = shared;
+  ++epoch;
+}
+
+bool considered(const Algorithm& a) {
+  return !(cores_shared && a.releases_together);
+}
+
 std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& model) {
   std::vector<Candidate> out;
   for (const Algorithm* a : catalog()) {
-    if (a->kind != base_kind(shape.kind)) continue;
+    if (a->kind != base_kind(shape.kind) || !considered(*a)) continue;
     for (Params& p : a->candidates(shape)) out.push_back(evaluate(*a, std::move(p), shape, model));
   }
   std::stable_sort(out.begin(), out.end(),
@@ -445,7 +476,7 @@ Choice choose(const Shape& shape) {
   }
   std::optional<Candidate> best;
   for (const Algorithm* a : catalog()) {
-    if (a->kind != base_kind(shape.kind)) continue;
+    if (a->kind != base_kind(shape.kind) || !considered(*a)) continue;
     auto c = best_of(*a, shape, machine_model());
     if (c && (!best || c->seconds < best->seconds)) best = std::move(c);
   }
@@ -465,6 +496,8 @@ Schedule build_schedule(const Shape& shape, const Choice& choice) {
   return shape.barrier ? detail::with_barrier(s, shape) : s;
 }
 
-Schedule build_schedule(const Shape& shape) { return build_schedule(shape, select(shape)); }
+Schedule build_schedule(const Shape& shape) {
+  return build_schedule(shape, select(shape));
+}
 
 }  // namespace ccl

@@ -101,6 +101,33 @@ TEST(Selection, ApiOverrideWinsAndClears) {
   ccl::set_override(ccl::CollKind::reduce, "");
 }
 
+// Where every core runs two ranks or more, a barrier that releases everyone at once is left out:
+// the linear one (member 0 releases the rest) is chosen though the model prices it higher, and
+// an override still runs what it names.
+TEST(Selection, SharedCoresLeaveOutBarriersThatReleaseEveryoneAtOnce) {
+  const ccl::MachineModel before = ccl::machine_model();
+  ccl::set_machine_model(ccl::MachineModel{2e-6, 2e-10, 1e-10, "test", {}, false});
+  ccl::Shape s = shape(ccl::CollKind::sync, 8, 0);
+  s.elem = 1;
+  EXPECT_EQ(ccl::select(s).str(), "dissemination");  // 3 start-ups against 14
+  ccl::set_shared_cores(true);
+  EXPECT_TRUE(ccl::shared_cores());
+  EXPECT_EQ(ccl::select(s).str(), "linear");
+  for (const ccl::Candidate& c : ccl::rank_candidates(s, ccl::machine_model())) {
+    EXPECT_NE(c.choice.str(), "dissemination");
+  }
+  const std::string concat_shared = ccl::select(shape(ccl::CollKind::concat, 8, 1)).str();
+  ccl::set_shared_cores(false);
+  EXPECT_EQ(ccl::select(shape(ccl::CollKind::concat, 8, 1)).str(), concat_shared);  // sync only
+  ccl::set_shared_cores(true);
+  ccl::set_override(ccl::CollKind::sync, "dissemination");
+  EXPECT_EQ(ccl::select(s).str(), "dissemination");
+  ccl::set_override(ccl::CollKind::sync, "");
+  ccl::set_shared_cores(false);
+  EXPECT_EQ(ccl::select(s).str(), "dissemination");
+  ccl::set_machine_model(before);
+}
+
 TEST(MachineModel, SavedAndLoadedAndBadFilesNamed) {
   const std::string path = ::testing::TempDir() + "ccl_model_test.txt";
   ccl::save_machine_model(ccl::MachineModel{1.5e-6, 2e-10, 3e-10, "", {}, false}, path);

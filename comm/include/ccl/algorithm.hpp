@@ -46,6 +46,13 @@ struct Algorithm {
   // round, one start-up and the bytes of its largest message. Selection weighs them by it when
   // the machine model says "links concurrent"; every other algorithm keeps its one-port cost.
   Cost (*multiport)(const Shape&, const Params&) = nullptr;
+  // Only for sync algorithms that release every member in their last round, none ahead of the
+  // others (dissemination). Where every core of a node runs two or more ranks (shared_cores(),
+  // selection.hpp) selection leaves them out: half the members leaving are then not running, and
+  // the call that follows, which a program times or waits on (IMB and OSU put a barrier before
+  // each timed call), waits for a core where its root is one of them. A barrier that member 0
+  // ends leaves it running and the others released before they get their core back.
+  bool releases_together = false;
 
   // What selection weighs: the stream cost where there is one, else the critical path.
   Cost selection_cost(const Shape& s, const Params& p) const { return stream ? stream(s, p) : cost(s, p); }

@@ -91,8 +91,16 @@ struct Candidate {
   double seconds = 0;  // predicted
 };
 
-// Every applicable algorithm and setting for the shape, least predicted time first.
+// Every algorithm and setting selection considers for the shape, least predicted time first.
 std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& model);
+
+// Whether every core of some node of the job runs two or more of its ranks (the same answer on
+// every rank: the MPI runtime agrees on it at start-up; false on simulators). Selection then
+// leaves out algorithms that need a core per member at their end (Algorithm::releases_together).
+bool shared_cores();
+void set_shared_cores(bool shared);
+// Whether selection considers algorithm `a` at all under the current shared_cores().
+bool considered(const Algorithm& a);
 
 // What runs for the shape: an override if one is set for its kind, else the best candidate.
 Choice select(const Shape& shape);

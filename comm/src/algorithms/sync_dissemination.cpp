@@ -6,6 +6,9 @@
 // member has heard, directly or not, from every other:
 //
 //   n = 5:  j=0: i→i+1   j=1: i→i+2   j=2: i→i+4     (mod 5)
+//
+// Every member leaves in the last step: where cores are shared two or more ranks to each, it is
+// not considered (Algorithm::releases_together).
 #include "common.hpp"
 
 namespace ccl::algorithms {
@@ -26,6 +29,7 @@ Cost cost(const Shape& s, const Params&) { return {u64(ceil_log2(s.size)), 0, 0}
 
 }  // namespace
 
-const Algorithm sync_dissemination{"dissemination", CollKind::sync, build, cost, no_params};
+const Algorithm sync_dissemination{"dissemination", CollKind::sync, build, cost, no_params,
+                                   nullptr, nullptr, true};
 
 }  // namespace ccl::algorithms
