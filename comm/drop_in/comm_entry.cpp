@@ -13,17 +13,15 @@ namespace {
 int keyval = MPI_KEYVAL_INVALID;
 std::set<CommEntry*> forming;  // entries still forming their group
 std::set<MPI_Comm> cached;     // communicators holding an entry
-MPI_Comm last_comm = MPI_COMM_NULL;  // entry_of()'s last find, until its communicator is freed
-std::shared_ptr<CommEntry>* last_holder = nullptr;
 
 // The attribute holds a shared_ptr, so that a nonblocking collective still in flight keeps the
 // group after the communicator is freed.
 int drop_entry(MPI_Comm comm, int, void* value, void*) {
   const InsideWrapper inside;  // the group's teardown calls MPI
   auto* holder = static_cast<std::shared_ptr<CommEntry>*>(value);
-  if (holder == last_holder) {
-    last_comm = MPI_COMM_NULL;
-    last_holder = nullptr;
+  if (holder == last_entry_holder) {
+    last_entry_comm = MPI_COMM_NULL;
+    last_entry_holder = nullptr;
   }
   forming.erase(holder->get());
   cached.erase(comm);
@@ -32,6 +30,10 @@ int drop_entry(MPI_Comm comm, int, void* value, void*) {
 }
 
 }  // namespace
+
+// entry_of()'s last find, until its communicator is freed.
+MPI_Comm last_entry_comm = MPI_COMM_NULL;
+std::shared_ptr<CommEntry>* last_entry_holder = nullptr;
 
 namespace {
 // The group's label in ccl's messages: the communicator's name (MPI_COMM_WORLD, or what
@@ -47,10 +49,7 @@ std::string label_of(MPI_Comm comm) {
 CommEntry::CommEntry(MPI_Comm comm)
     : comm_(comm), formation_(std::make_unique<GroupFormation>(comm, label_of(comm))) {
   PMPI_Comm_size(comm, &size_);
-}
-
-EntryRef last_entry(MPI_Comm comm) {
-  return last_holder != nullptr && comm == last_comm ? last_holder : nullptr;
+  PMPI_Comm_rank(comm, &rank_);
 }
 
 bool CommEntry::advance() {
@@ -81,9 +80,9 @@ EntryRef entry_of(MPI_Comm comm, const char** why_not) {
   int found = 0;
   PMPI_Comm_get_attr(comm, keyval, &value, &found);
   if (found) {
-    last_comm = comm;
-    last_holder = static_cast<std::shared_ptr<CommEntry>*>(value);
-    return last_holder;
+    last_entry_comm = comm;
+    last_entry_holder = static_cast<std::shared_ptr<CommEntry>*>(value);
+    return last_entry_holder;
   }
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);

@@ -23,6 +23,7 @@ class CommEntry {
   explicit CommEntry(MPI_Comm comm);
   MPI_Comm comm() const { return comm_; }
   int size() const { return size_; }  // the communicator's
+  int rank() const { return rank_; }  // this process's in it
   // Advance the formation without blocking; once formed, start the queued collectives. True
   // when formed.
   bool advance();
@@ -39,6 +40,7 @@ class CommEntry {
  private:
   MPI_Comm comm_;
   int size_ = 0;
+  int rank_ = 0;
   std::unique_ptr<GroupFormation> formation_;
   Group group_;
   std::deque<Pending*> queue_;
@@ -55,7 +57,12 @@ EntryRef entry_of(MPI_Comm comm, const char** why_not);
 // The entry of the communicator entry_of() found last, if `comm` is it, else null: programs call
 // collectives on one or two communicators over and over, and looking the attribute up (a hash
 // table in Open MPI) and checking the communicator again cost a call of 8 B 30-50 ns.
-EntryRef last_entry(MPI_Comm comm);
+// (Inline, on globals: every collective asks first.)
+[[gnu::visibility("hidden")]] extern MPI_Comm last_entry_comm;
+[[gnu::visibility("hidden")]] extern std::shared_ptr<CommEntry>* last_entry_holder;
+inline EntryRef last_entry(MPI_Comm comm) {
+  return last_entry_holder != nullptr && comm == last_entry_comm ? last_entry_holder : nullptr;
+}
 // Advance the entries whose group is still forming; true while any is.
 bool advance_entries();
 // At MPI_Finalize: release every group.

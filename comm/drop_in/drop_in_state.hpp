@@ -9,6 +9,10 @@ struct DropInState {
   bool report = false;  // CCL_MPI_REPORT=1
 };
 
-DropInState& drop_in_state();
+// Every call reads it: a global, not a function's static (whose guard each call would test).
+[[gnu::visibility("hidden")]] extern constinit DropInState drop_in_state_value;
+inline DropInState& drop_in_state() {
+  return drop_in_state_value;
+}
 
 }  // namespace ccl::drop_in

@@ -24,10 +24,7 @@
 
 namespace ccl::drop_in {
 
-DropInState& drop_in_state() {
-  static DropInState s;
-  return s;
-}
+constinit DropInState drop_in_state_value;
 
 namespace {
 

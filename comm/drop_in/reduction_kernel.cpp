@@ -208,12 +208,21 @@ std::map<std::pair<MPI_Op, MPI_Datatype>, KernelChoice>& chosen() {
   return c;
 }
 
+// The last choice found: a loop reduces with one operator and datatype (a map node: stable).
+MPI_Op last_op = MPI_OP_NULL;
+MPI_Datatype last_type = MPI_DATATYPE_NULL;
+const KernelChoice* last_choice = nullptr;
+
 }  // namespace
 
 const KernelChoice& kernel_for(MPI_Op op, MPI_Datatype type) {
+  if (last_choice != nullptr && op == last_op && type == last_type) return *last_choice;
   auto& c = chosen();
   auto it = c.find({op, type});
   if (it == c.end()) it = c.emplace(std::pair{op, type}, choose_kernel(op, type)).first;
+  last_op = op;
+  last_type = type;
+  last_choice = &it->second;
   return it->second;
 }
 
@@ -227,6 +236,7 @@ void forget_user_op(MPI_Op op) {
 }
 
 void forget_kernels(MPI_Op op, MPI_Datatype type) {
+  last_choice = nullptr;
   std::erase_if(chosen(), [&](const auto& entry) {
     return entry.first.first == op || entry.first.second == type;
   });

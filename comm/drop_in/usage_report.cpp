@@ -13,11 +13,6 @@ namespace ccl::drop_in {
 
 namespace {
 
-std::array<Usage, kMpiCalls>& table() {
-  static std::array<Usage, kMpiCalls> t;
-  return t;
-}
-
 std::string human_bytes(double b) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;
@@ -41,9 +36,7 @@ std::string joined(const std::map<Key, std::uint64_t>& m, Name name_of) {
 
 }  // namespace
 
-Usage& usage(MpiCall c) {
-  return table()[static_cast<std::size_t>(c)];
-}
+std::array<Usage, kMpiCalls> usage_table;
 
 const char* mpi_call_name(MpiCall c) {
   static const char* names[kMpiCalls] = {"MPI_Bcast",
@@ -99,7 +92,7 @@ void print_report() {
   std::vector<double> mine(3 * kMpiCalls), sums(3 * kMpiCalls), slowest(kMpiCalls),
       seconds(kMpiCalls);
   for (int i = 0; i < kMpiCalls; ++i) {
-    const Usage& u = table()[static_cast<std::size_t>(i)];
+    const Usage& u = usage_table[static_cast<std::size_t>(i)];
     mine[3 * i] = static_cast<double>(u.on_ccl);
     mine[3 * i + 1] = static_cast<double>(u.on_mpi);
     mine[3 * i + 2] = static_cast<double>(u.bytes);
@@ -121,7 +114,7 @@ void print_report() {
   for (int i = 0; i < kMpiCalls; ++i) {
     if (sums[3 * i] + sums[3 * i + 1] == 0) continue;
     any = true;
-    const Usage& u = table()[static_cast<std::size_t>(i)];
+    const Usage& u = usage_table[static_cast<std::size_t>(i)];
     std::string names = joined(u.algorithms, [](const std::pair<CollKind, std::string_view>& k) {
       return std::string(name(k.first)) + " " + std::string(k.second);
     });

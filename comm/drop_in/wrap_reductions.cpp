@@ -24,20 +24,17 @@ struct Reduction {
 
 std::optional<Reduction> prepare(MpiCall which, int count, MPI_Datatype type, MPI_Op op,
                                  MPI_Comm comm, int root = 0) {
-  const std::optional<CheckedComm> checked = check_communicator(which, comm);
-  if (!checked) return std::nullopt;
-  if (count < 0 || type == MPI_DATATYPE_NULL || op == MPI_OP_NULL || root < 0 ||
-      root >= checked->size) {
+  if (op == MPI_OP_NULL) {
     count_fallback(which, kInvalid);
     return std::nullopt;
   }
+  const EntryRef entry = admit(which, comm, {count}, {type}, root);
+  if (entry == nullptr) return std::nullopt;
   const KernelChoice& k = kernel_for(op, type);
   if (!k.plan) {
     count_fallback(which, k.why_not.c_str());
     return std::nullopt;
   }
-  const EntryRef entry = checked->known != nullptr ? checked->known : route(which, comm);
-  if (entry == nullptr) return std::nullopt;
   Reduction r{entry, &*k.plan};
   const Layout& l = layout_of(type);
   r.elems = r.plan->user_op ? static_cast<std::size_t>(count)
@@ -79,10 +76,18 @@ int reduce(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Dat
                    : PMPI_Reduce(sendbuf, recvbuf, count, type, op, root, comm);
   }
   if (returns_at_once(which, request, r->bytes)) return MPI_SUCCESS;
-  Plan plan;
-  const bool at_root = rank_in(comm) == root;
+  const bool at_root = (*r->entry)->rank() == root;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-  if (at_root && sendbuf != MPI_IN_PLACE) send = separate(plan, send, recvbuf, r->bytes);
+  const bool apart =
+      !at_root || sendbuf == MPI_IN_PLACE || !overlap(send, r->bytes, recvbuf, r->bytes);
+  if (request == nullptr && apart) {  // no plan: nothing to keep (a plan cost 60 instructions)
+    detail::Call c = reduction_call(CollKind::reduce, *r, send, at_root ? recvbuf : nullptr,
+                                    at_root ? r->elems : 0);
+    c.root = root;
+    return run_call(which, comm, **r->entry, std::move(c));
+  }
+  Plan plan;
+  if (!apart) send = separate(plan, send, recvbuf, r->bytes);
   detail::Call c = reduction_call(CollKind::reduce, *r, send, at_root ? recvbuf : nullptr,
                                   at_root ? r->elems : 0);
   c.root = root;
@@ -103,6 +108,11 @@ int all_members(MpiCall which, CollKind kind, const void* sendbuf, void* recvbuf
                    : to_mpi(sendbuf, recvbuf, count, type, op, comm);
   }
   if (returns_at_once(which, request, r->bytes)) return MPI_SUCCESS;
+  const bool apart = sendbuf == MPI_IN_PLACE || !overlap(sendbuf, r->bytes, recvbuf, r->bytes);
+  if (request == nullptr && apart) {
+    const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    return run_call(which, comm, **r->entry, reduction_call(kind, *r, send, recvbuf, r->elems));
+  }
   Plan plan;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : separate(plan, sendbuf, recvbuf, r->bytes);
   return run_single(which, comm, *r->entry, std::move(plan),

@@ -48,7 +48,7 @@ int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype send
             int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   const InsideWrapper inside;
   const Timed timed(which);
-  const bool at_root = rank_in(comm) == root;
+  const bool at_root = rank_known(comm) == root;
   const bool in_place = at_root && recvbuf == MPI_IN_PLACE;
   auto entry = at_root ? admit(which, comm, {sendcount}, {sendtype}, root)
                        : admit(which, comm, {recvcount}, {recvtype}, root);
@@ -58,7 +58,7 @@ int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype send
                    : PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                   comm);
   }
-  const int members = size_of(comm);
+  const int members = (*entry)->size();
   // Every member's block has the bytes of its own (the type signatures match).
   const std::size_t own_block =
       at_root ? static_cast<std::size_t>(sendcount) * layout_of(sendtype).size
@@ -85,7 +85,7 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
            int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   const InsideWrapper inside;
   const Timed timed(which);
-  const bool at_root = rank_in(comm) == root;
+  const bool at_root = rank_known(comm) == root;
   const bool in_place = at_root && sendbuf == MPI_IN_PLACE;
   auto entry = at_root ? admit(which, comm, {recvcount}, {recvtype}, root)
                        : admit(which, comm, {sendcount}, {sendtype}, root);
@@ -95,7 +95,7 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
                    : PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root,
                                  comm);
   }
-  const int members = size_of(comm);
+  const int members = (*entry)->size();
   // Every member's block has the bytes of its own (the type signatures match).
   const std::size_t own_block =
       at_root ? static_cast<std::size_t>(recvcount) * layout_of(recvtype).size

@@ -41,8 +41,8 @@ std::optional<CheckedComm> check_communicator(MpiCall which, MPI_Comm comm) {
   return CheckedComm{nullptr, size_of(comm)};
 }
 
-EntryRef admit(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,
-               std::initializer_list<MPI_Datatype> types, std::optional<int> root) {
+EntryRef admit_slow(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,
+                    std::initializer_list<MPI_Datatype> types, std::optional<int> root) {
   const std::optional<CheckedComm> checked = check_communicator(which, comm);
   if (!checked) return nullptr;
   bool bad = root.has_value() && (*root < 0 || *root >= checked->size);
@@ -118,14 +118,6 @@ int run_single(MpiCall which, MPI_Comm comm, const std::shared_ptr<CommEntry>& e
   }
   plan.add(std::move(call));
   return run_plan(which, comm, entry, std::move(plan), request);
-}
-
-detail::Call byte_call(CollKind kind, int root) {
-  detail::Call c;
-  c.kind = kind;
-  c.elem = 1;
-  c.root = root;
-  return c;
 }
 
 std::byte* send_bytes(Plan& plan, const void* buf, int count, MPI_Datatype type, MPI_Comm comm) {

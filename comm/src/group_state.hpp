@@ -57,13 +57,15 @@ class CallMemo {
   // The schedule of a remembered call that `call` repeats under the current selection, or null.
   Found find(const Call& call) {
     if (used_ == 0 || epoch_ != selection_epoch()) return {nullptr, false};
-    // From the entry that matched last, which a loop of one call matches again; the next one
-    // is the next root of a loop rotating roots. (No modulo: a division on this path showed.)
-    std::size_t at = last_;
+    // From the entry its kind matched last, which a loop of one call matches again, also when
+    // a barrier comes between (IMB's and OSU's loops); the next one is the next root of a loop
+    // rotating roots. (No modulo: a division on this path showed.)
+    std::uint8_t& last = last_of_kind_[static_cast<std::size_t>(call.kind)];
+    std::size_t at = last < used_ ? last : 0;
     for (std::size_t i = 0; i < used_; ++i) {
       Entry& e = entries_[at];
       if (e.key == key_of(call)) {
-        last_ = at;
+        last = static_cast<std::uint8_t>(at);
         return {&e.schedule, e.at_once};
       }
       if (++at == used_) at = 0;
@@ -79,7 +81,7 @@ class CallMemo {
     }
     Entry& e = entries_[next_];
     e = Entry{key_of(call), schedule, at_once};
-    last_ = next_;
+    last_of_kind_[static_cast<std::size_t>(call.kind)] = static_cast<std::uint8_t>(next_);
     used_ = std::max(used_, next_ + 1);
     next_ = (next_ + 1) % kEntries;  // the oldest goes first
   }
@@ -99,8 +101,16 @@ class CallMemo {
     friend bool operator==(const Key&, const Key&) = default;
   };
   static Key key_of(const Call& c) {
-    return Key{c.root, c.kind, static_cast<bool>(c.kernel), c.kernel.commutative, c.distance,
-               c.elem, c.send, c.send_elems, c.recv, c.recv_elems};
+    return Key{c.root,
+               c.kind,
+               static_cast<bool>(c.kernel),
+               c.kernel.commutative,
+               c.distance,
+               c.elem,
+               c.send,
+               c.send_elems,
+               c.recv,
+               c.recv_elems};
   }
   struct Entry {
     Key key;
@@ -108,7 +118,8 @@ class CallMemo {
     bool at_once = false;
   };
   std::array<Entry, kEntries> entries_;
-  std::size_t used_ = 0, next_ = 0, last_ = 0;
+  std::size_t used_ = 0, next_ = 0;
+  std::array<std::uint8_t, kCollKinds> last_of_kind_{};  // entry each kind matched last
   unsigned epoch_ = 0;
 };
 

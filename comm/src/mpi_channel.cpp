@@ -17,8 +17,8 @@ void check_mpi(int rc, const char* what) {
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
   MPI_Error_string(rc, text, &len);
-  throw Error(std::string("ccl: ") + what + " failed: " +
-              std::string(text, static_cast<std::size_t>(len)));
+  throw Error(std::string("ccl: ") + what +
+              " failed: " + std::string(text, static_cast<std::size_t>(len)));
 }
 
 namespace {
@@ -49,7 +49,9 @@ void split(std::size_t bytes, Post post) {
 
 // In a round's handles a shared-memory operation is itself; an MPI request is a null beside the
 // request in hs.requests.
-bool any_shm(const Handles& hs) { return hs.requests.size() != hs.ops.size(); }
+bool any_shm(const Handles& hs) {
+  return hs.requests.size() != hs.ops.size();
+}
 
 void add_request(Handles& hs, MPI_Request r) {
   hs.ops.push_back(nullptr);
@@ -69,8 +71,8 @@ MpiChannel::MpiChannel(MPI_Comm comm, ShmFabric* fabric, const std::vector<int>&
   int* tag_ub = nullptr;
   int flag = 0;
   MPI_Comm_get_attr(comm_, MPI_TAG_UB, &tag_ub, &flag);
-  const std::uint64_t ub = std::min({flag ? static_cast<std::uint64_t>(*tag_ub) : 32767, tag_limit,
-                                     ShmFabric::kTagLimit - 1});
+  const std::uint64_t ub = std::min(
+      {flag ? static_cast<std::uint64_t>(*tag_ub) : 32767, tag_limit, ShmFabric::kTagLimit - 1});
   // A power of two (a mask, not a division); half the instance tags, the other half persistent.
   tag_cycle_ = std::bit_floor((ub + 1) / kPhases) / 2;
 }
@@ -186,15 +188,16 @@ void MpiChannel::end_round(Handles& hs) {
   hs.clear();
 }
 
-bool MpiChannel::exchange_shm(int to, const std::byte* out, std::size_t out_bytes, int from,
-                              std::byte* in, std::size_t in_bytes, std::uint64_t tag) {
+bool MpiChannel::exchange_shm(int to_local, const std::byte* out, std::size_t out_bytes,
+                              int from_local, std::byte* in, std::size_t in_bytes,
+                              std::uint64_t tag) {
   // Straight into and out of the rings when the fabric is quiet (the usual case here: nothing
   // else is in flight); what could not be done that way goes through posted operations.
-  const int to_local = to >= 0 ? local_[static_cast<std::size_t>(to)] : -1;
-  const int from_local = from >= 0 ? local_[static_cast<std::size_t>(from)] : -1;
-  const bool sent = to < 0 || fabric_->send_now(to_local, context_, tag, out, out_bytes);
-  if (sent && (from < 0 || fabric_->recv_now(from_local, context_, tag, in, in_bytes))) return true;
-  ShmOp* r = from >= 0 ? shm_op(false, from_local, tag, in, in_bytes) : nullptr;
+  const bool sent = to_local < 0 || fabric_->send_now(to_local, context_, tag, out, out_bytes);
+  if (sent && (from_local < 0 || fabric_->recv_now(from_local, context_, tag, in, in_bytes))) {
+    return true;
+  }
+  ShmOp* r = from_local >= 0 ? shm_op(false, from_local, tag, in, in_bytes) : nullptr;
   ShmOp* s = !sent ? shm_op(true, to_local, tag, out, out_bytes) : nullptr;
   auto finished = [&] { return (r == nullptr || r->done) && (s == nullptr || s->done); };
   try {
@@ -217,10 +220,11 @@ bool MpiChannel::exchange_shm(int to, const std::byte* out, std::size_t out_byte
 bool MpiChannel::exchange(int to, const std::byte* out, std::size_t out_bytes, int from,
                           std::byte* in, std::size_t in_bytes, std::uint64_t tag) {
   if (fabric_ != nullptr) {
-    const bool send_shm = to >= 0 && shm_peer(to, out_bytes) >= 0;
-    const bool recv_shm = from >= 0 && shm_peer(from, in_bytes) >= 0;
+    const int to_local = to >= 0 ? shm_peer(to, out_bytes) : -1;
+    const int from_local = from >= 0 ? shm_peer(from, in_bytes) : -1;
+    const bool send_shm = to_local >= 0, recv_shm = from_local >= 0;
     if ((to < 0 || send_shm) && (from < 0 || recv_shm)) {
-      return exchange_shm(to, out, out_bytes, from, in, in_bytes, tag);
+      return exchange_shm(to_local, out, out_bytes, from_local, in, in_bytes, tag);
     }
     // Mixed paths take the general one; so does anything while our queued shared-memory sends
     // wait for room: blocking inside MPI would keep them from the peer waiting for them.
@@ -231,14 +235,17 @@ bool MpiChannel::exchange(int to, const std::byte* out, std::size_t out_bytes, i
   constexpr std::size_t kEager = 1024;
   const int t = static_cast<int>(tag);
   if (to >= 0 && from >= 0) {
-    if (out_bytes > static_cast<std::size_t>(INT_MAX) || in_bytes > static_cast<std::size_t>(INT_MAX)) return false;
-    check_mpi(MPI_Sendrecv(out, static_cast<int>(out_bytes), MPI_BYTE, to, t, in, static_cast<int>(in_bytes),
-                           MPI_BYTE, from, t, comm_, MPI_STATUS_IGNORE),
+    if (out_bytes > static_cast<std::size_t>(INT_MAX) ||
+        in_bytes > static_cast<std::size_t>(INT_MAX))
+      return false;
+    check_mpi(MPI_Sendrecv(out, static_cast<int>(out_bytes), MPI_BYTE, to, t, in,
+                           static_cast<int>(in_bytes), MPI_BYTE, from, t, comm_, MPI_STATUS_IGNORE),
               "MPI_Sendrecv");
     return true;
   }
   if (from >= 0 && in_bytes <= static_cast<std::size_t>(INT_MAX)) {
-    check_mpi(MPI_Recv(in, static_cast<int>(in_bytes), MPI_BYTE, from, t, comm_, MPI_STATUS_IGNORE), "MPI_Recv");
+    check_mpi(MPI_Recv(in, static_cast<int>(in_bytes), MPI_BYTE, from, t, comm_, MPI_STATUS_IGNORE),
+              "MPI_Recv");
     return true;
   }
   if (to >= 0 && out_bytes <= kEager) {
@@ -254,9 +261,9 @@ void MpiChannel::wait_all(Handles& hs) {
     return;
   }
   if (hs.empty()) return;
-  check_mpi(MPI_Waitall(static_cast<int>(hs.requests.size()), hs.requests.data(),
-                        MPI_STATUSES_IGNORE),
-            "MPI_Waitall");
+  check_mpi(
+      MPI_Waitall(static_cast<int>(hs.requests.size()), hs.requests.data(), MPI_STATUSES_IGNORE),
+      "MPI_Waitall");
 }
 
 std::vector<bool> MpiChannel::unfinished(Handles& hs) {

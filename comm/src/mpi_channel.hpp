@@ -36,8 +36,7 @@ class MpiChannel final : public Channel {
   std::uint64_t tag_cycle() const override { return tag_cycle_; }
   void send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
             const Cost& stamp, Handles& hs) override;
-  void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
-            Handles& hs) override;
+  void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes, Handles& hs) override;
   void send_pushed(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
                    const Cost& stamp, Handles& hs) override;
   void recv_pushed(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
@@ -63,9 +62,11 @@ class MpiChannel final : public Channel {
     if (fabric_ == nullptr || bytes > fabric_->stream_limit()) return -1;
     return local_[static_cast<std::size_t>(peer)];
   }
-  ShmOp* shm_op(bool is_send, int local, std::uint64_t tag, const std::byte* data, std::size_t bytes);
-  bool exchange_shm(int to, const std::byte* out, std::size_t out_bytes, int from, std::byte* in,
-                    std::size_t in_bytes, std::uint64_t tag);
+  ShmOp* shm_op(bool is_send, int local, std::uint64_t tag, const std::byte* data,
+                std::size_t bytes);
+  // `to_local` and `from_local`: the peers' fabric indices (-1: no send, no receive).
+  bool exchange_shm(int to_local, const std::byte* out, std::size_t out_bytes, int from_local,
+                    std::byte* in, std::size_t in_bytes, std::uint64_t tag);
 
   MPI_Comm comm_;
   ShmFabric* fabric_;

@@ -234,7 +234,7 @@ Request start_checked(const Group& group, Call call, const Shape& shape,
   return launch(started, std::move(request));
 }
 
-void run(const Group& group, Call call) {
+void run(const Group& group, Call&& call) {
   if (run_direct(group, call)) return;
   Request request;
   Operation* started = prepare(group, std::move(call), request);

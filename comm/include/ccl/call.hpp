@@ -36,6 +36,6 @@ Request start(const Group& g, Call call);
 Request start_bound(const Group& g, Call call, std::uint64_t binding);
 // The same, run to completion: when nothing else is outstanding it runs straight through with
 // blocking transfers, without registering with the progress engine.
-void run(const Group& g, Call call);
+void run(const Group& g, Call&& call);
 
 }  // namespace ccl::detail
