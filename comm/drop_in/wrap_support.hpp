@@ -48,14 +48,6 @@ inline EntryRef admit(MpiCall which, MPI_Comm comm, std::initializer_list<int> c
   }
   return admit_slow(which, comm, counts, types, root);
 }
-// This process's rank in the communicator: its entry's when it is the last call's communicator
-// (MPI_Comm_rank cost a small MPI_Scatter 28 instructions), else MPI's.
-inline int rank_known(MPI_Comm comm) {
-  if (const EntryRef known = last_entry(comm)) return (*known)->rank();
-  int r = -1;
-  if (comm != MPI_COMM_NULL) PMPI_Comm_rank(comm, &r);
-  return r;
-}
 // Count a call handed to MPI, with its reason.
 void count_fallback(MpiCall which, const char* why);
 
