@@ -120,6 +120,7 @@ std::uint64_t agreed_settings(MPI_Comm control) {
   return static_cast<std::uint64_t>(agreed[0]);
 }
 
+#if !defined(CCL_SMPI)  // (simulated ranks share no real cores)
 // Whether every core of some node runs two or more ranks of the job (shared_cores()), agreed by
 // all ranks so that they select alike: node-local ranks against the cores the node has online,
 // as the shared-memory fabric counts them.
@@ -134,6 +135,7 @@ bool agreed_shared_cores(MPI_Comm control) {
   MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, control);
   return any != 0;
 }
+#endif
 
 // A hang report ends the whole job, not just this rank.
 void abort_job(int code) {
