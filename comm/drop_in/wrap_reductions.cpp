@@ -78,20 +78,20 @@ int reduce(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Dat
   if (returns_at_once(which, request, r->bytes)) return MPI_SUCCESS;
   const bool at_root = (*r->entry)->rank() == root;
   const void* send = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+  auto call_from = [&](const void* from) {
+    detail::Call c = reduction_call(CollKind::reduce, *r, from, at_root ? recvbuf : nullptr,
+                                    at_root ? r->elems : 0);
+    c.root = root;
+    return c;
+  };
   const bool apart =
       !at_root || sendbuf == MPI_IN_PLACE || !overlap(send, r->bytes, recvbuf, r->bytes);
   if (request == nullptr && apart) {  // no plan: nothing to keep (a plan cost 60 instructions)
-    detail::Call c = reduction_call(CollKind::reduce, *r, send, at_root ? recvbuf : nullptr,
-                                    at_root ? r->elems : 0);
-    c.root = root;
-    return run_call(which, comm, **r->entry, std::move(c));
+    return run_call(which, comm, **r->entry, call_from(send));
   }
   Plan plan;
   if (!apart) send = separate(plan, send, recvbuf, r->bytes);
-  detail::Call c = reduction_call(CollKind::reduce, *r, send, at_root ? recvbuf : nullptr,
-                                  at_root ? r->elems : 0);
-  c.root = root;
-  return run_single(which, comm, *r->entry, std::move(plan), std::move(c), request);
+  return run_single(which, comm, *r->entry, std::move(plan), call_from(send), request);
 }
 
 // Allreduce and scan: every member sends and receives `count` elements.

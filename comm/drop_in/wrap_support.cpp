@@ -45,10 +45,7 @@ EntryRef admit_slow(MpiCall which, MPI_Comm comm, std::initializer_list<int> cou
                     std::initializer_list<MPI_Datatype> types, std::optional<int> root) {
   const std::optional<CheckedComm> checked = check_communicator(which, comm);
   if (!checked) return nullptr;
-  bool bad = root.has_value() && (*root < 0 || *root >= checked->size);
-  for (int n : counts) bad = bad || n < 0;
-  for (MPI_Datatype t : types) bad = bad || t == MPI_DATATYPE_NULL;
-  if (bad) {
+  if (!arguments_in_range(counts, types, root, checked->size)) {
     count_fallback(which, kInvalid);
     return nullptr;
   }

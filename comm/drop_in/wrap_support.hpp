@@ -35,16 +35,22 @@ std::optional<CheckedComm> check_communicator(MpiCall which, MPI_Comm comm);
 // (for rooted collectives) a root in range; anything else is counted and left to MPI (null).
 EntryRef admit_slow(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,
                     std::initializer_list<MPI_Datatype> types, std::optional<int> root);
+// The argument checks of both: counts not negative, datatypes not null, a root in range.
+inline bool arguments_in_range(std::initializer_list<int> counts,
+                               std::initializer_list<MPI_Datatype> types, std::optional<int> root,
+                               int size) {
+  bool good = !root || (*root >= 0 && *root < size);
+  for (int n : counts) good = good && n >= 0;
+  for (MPI_Datatype t : types) good = good && t != MPI_DATATYPE_NULL;
+  return good;
+}
 // Inline for the usual call, on the last call's communicator with its arguments in range, which
 // needs no call out of line: the checks out of line cost a small MPI_Bcast 100 instructions.
 inline EntryRef admit(MpiCall which, MPI_Comm comm, std::initializer_list<int> counts,
                       std::initializer_list<MPI_Datatype> types,
                       std::optional<int> root = std::nullopt) {
   if (const EntryRef known = drop_in_state().active ? last_entry(comm) : nullptr) {
-    bool good = !root || (*root >= 0 && *root < (*known)->size());
-    for (int n : counts) good = good && n >= 0;
-    for (MPI_Datatype t : types) good = good && t != MPI_DATATYPE_NULL;
-    if (good) return known;
+    if (arguments_in_range(counts, types, root, (*known)->size())) return known;
   }
   return admit_slow(which, comm, counts, types, root);
 }
