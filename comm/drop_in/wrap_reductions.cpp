@@ -3,6 +3,7 @@
 // (long), and index + a local reduction.
 #include <cstring>
 
+#include "copy_bytes.hpp"
 #include "exclusive_scan.hpp"
 #include "pass_through.hpp"
 #include "persistent.hpp"
@@ -62,7 +63,7 @@ detail::Call reduction_call(CollKind kind, const Reduction& r, const void* send,
 const void* separate(Plan& plan, const void* send, const void* recv, std::size_t bytes) {
   if (!overlap(send, bytes, recv, bytes)) return send;
   std::byte* copy = plan.temporary(bytes);
-  std::memcpy(copy, send, bytes);
+  detail::copy_bytes(copy, static_cast<const std::byte*>(send), bytes);
   return copy;
 }
 
@@ -156,7 +157,8 @@ int exscan(MpiCall which, const void* sendbuf, void* recvbuf, int count, MPI_Dat
     plan.add(std::move(c));
     if (!first && r->bytes > 0) {
       plan.after.push_back([recvbuf, scanned, bytes = r->bytes] {
-        std::memcpy(recvbuf, exclusive_result(scanned, bytes), bytes);
+        detail::copy_bytes(static_cast<std::byte*>(recvbuf), exclusive_result(scanned, bytes),
+                           bytes);
       });
     }
     return run_plan(which, comm, *r->entry, std::move(plan), request);
@@ -202,7 +204,7 @@ int reduce_scatter_block(MpiCall which, const void* sendbuf, void* recvbuf, int 
         auto* out = static_cast<std::byte*>(recvbuf);
         if (bytes == 0) return;  // an empty vector may be a null buffer
         if (members == 1) {
-          std::memcpy(out, blocks, bytes);
+          detail::copy_bytes(out, blocks, bytes);
           return;
         }
         // From the last block down: out = b(j) op out, so a user function updates `out` in place.

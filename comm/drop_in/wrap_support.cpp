@@ -6,6 +6,7 @@
 #include <exception>
 
 #include "comm_entry.hpp"
+#include "copy_bytes.hpp"
 #include "drop_in_state.hpp"
 #include "pending.hpp"
 #include "wrap_common.hpp"
@@ -212,7 +213,7 @@ std::byte* recv_blocks(Plan& plan, void* buf, const Blocks& b, MPI_Datatype user
       const std::size_t bytes = static_cast<std::size_t>(counts[i]) * size;
       if (bytes == 0) continue;
       if (packed) {
-        std::memcpy(to, tmp + off, bytes);
+        detail::copy_bytes(to, tmp + off, bytes);
       } else {
         int position = 0;
         PMPI_Unpack(tmp + off, static_cast<int>(bytes), &position, to, counts[i], type,
