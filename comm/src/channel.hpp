@@ -11,6 +11,8 @@
 #include <mpi.h>
 
 #include "ccl/cost.hpp"
+#include "ccl/error.hpp"
+#include "ccl/reduce_op.hpp"
 
 namespace ccl::detail {
 
@@ -26,6 +28,27 @@ struct Handles {
   void clear() {
     ops.clear();
     requests.clear();
+  }
+};
+
+// A receive folded into an accumulator as its data arrives, instead of landing in a buffer of
+// its own for a reduce step to read back: acc = in op other (incoming_left) or other op in,
+// element by element; `other` may be acc itself. Pieces are whole elements.
+struct Fold {
+  std::byte* acc = nullptr;
+  const std::byte* other = nullptr;
+  const ReduceKernel* kernel = nullptr;
+  std::size_t elem = 1;
+  bool incoming_left = false;
+  // The bytes [offset, offset + bytes) of the message have come, at `in`.
+  void apply(std::size_t offset, const std::byte* in, std::size_t bytes) const {
+    std::byte* a = acc + offset;
+    const std::byte* o = other + offset;
+    if (incoming_left) {
+      kernel->apply(in, o, a, bytes / elem);
+    } else {
+      kernel->apply(o, in, a, bytes / elem);
+    }
   }
 };
 
@@ -53,6 +76,15 @@ class Channel {
   }
   // Whether such a transfer of `bytes` with `peer` is pushed (then it is posted, not exchanged).
   virtual bool pushes(int /*peer*/, std::size_t /*bytes*/) const { return false; }
+  // Whether a receive of `bytes` (elements of `elem` bytes) from `peer` can fold its data as it
+  // arrives; then recv_folded, or exchange with a fold, does so.
+  virtual bool folds(int /*peer*/, std::size_t /*bytes*/, std::size_t /*elem*/) const {
+    return false;
+  }
+  virtual void recv_folded(int /*peer*/, std::uint64_t /*tag*/, std::size_t /*bytes*/,
+                           const Fold& /*fold*/, Handles& /*hs*/) {
+    throw Error("ccl: internal: a receive folded on a channel that does not fold");
+  }
   // True when every transfer in hs completed; never blocks.
   virtual bool test_all(Handles& hs) = 0;
   // Block until every transfer in hs completed.
@@ -65,9 +97,10 @@ class Channel {
   virtual void end_round(Handles& hs) { hs.clear(); }
   // A whole round of at most one send and one receive, done at once by a blocking call when
   // the transport has one cheaper than post-and-wait; false if not (then the round is posted).
+  // With `fold` (only where folds() said so) the receive is folded and `in` unused.
   virtual bool exchange(int /*to*/, const std::byte* /*out*/, std::size_t /*out_bytes*/,
                         int /*from*/, std::byte* /*in*/, std::size_t /*in_bytes*/,
-                        std::uint64_t /*tag*/) {
+                        std::uint64_t /*tag*/, const Fold* /*fold*/ = nullptr) {
     return false;
   }
   // Clocked channels (the simulator) deliver each message's stamp: the executor then tracks the
@@ -85,11 +118,15 @@ inline constexpr int kPhases = 4;
 // members keep their order (messages are matched in order per peer, tag and size class), and
 // channels give these instances tags regular instances never reach.
 inline constexpr std::uint64_t kPersistentInstance = std::uint64_t{1} << 63;
-inline bool is_persistent(std::uint64_t instance) { return (instance & kPersistentInstance) != 0; }
+inline bool is_persistent(std::uint64_t instance) {
+  return (instance & kPersistentInstance) != 0;
+}
 inline std::uint64_t persistent_instance(std::uint64_t binding) {
   return kPersistentInstance | binding;
 }
 // The binding number of a persistent instance; a regular instance's own number.
-inline std::uint64_t number_of(std::uint64_t instance) { return instance & ~kPersistentInstance; }
+inline std::uint64_t number_of(std::uint64_t instance) {
+  return instance & ~kPersistentInstance;
+}
 
 }  // namespace ccl::detail

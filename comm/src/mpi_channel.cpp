@@ -158,6 +158,14 @@ void MpiChannel::recv_pushed(int peer, std::uint64_t tag, std::byte* data, std::
   fabric_->start_push(op);
 }
 
+void MpiChannel::recv_folded(int peer, std::uint64_t tag, std::size_t bytes, const Fold& fold,
+                             Handles& hs) {
+  ShmOp* op = shm_op(false, shm_peer(peer, bytes), tag, fold.acc, bytes);
+  op->fold = &fold;
+  hs.ops.push_back(op);
+  fabric_->start(op);
+}
+
 bool MpiChannel::test_all(Handles& hs) {
   if (fabric_ != nullptr) fabric_->progress();  // queued sends of any round move on too
   if (hs.empty()) return true;
@@ -190,14 +198,16 @@ void MpiChannel::end_round(Handles& hs) {
 
 bool MpiChannel::exchange_shm(int to_local, const std::byte* out, std::size_t out_bytes,
                               int from_local, std::byte* in, std::size_t in_bytes,
-                              std::uint64_t tag) {
+                              std::uint64_t tag, const Fold* fold) {
   // Straight into and out of the rings when the fabric is quiet (the usual case here: nothing
   // else is in flight); what could not be done that way goes through posted operations.
   const bool sent = to_local < 0 || fabric_->send_now(to_local, context_, tag, out, out_bytes);
-  if (sent && (from_local < 0 || fabric_->recv_now(from_local, context_, tag, in, in_bytes))) {
+  if (sent &&
+      (from_local < 0 || fabric_->recv_now(from_local, context_, tag, in, in_bytes, fold))) {
     return true;
   }
   ShmOp* r = from_local >= 0 ? shm_op(false, from_local, tag, in, in_bytes) : nullptr;
+  if (r != nullptr) r->fold = fold;
   ShmOp* s = !sent ? shm_op(true, to_local, tag, out, out_bytes) : nullptr;
   auto finished = [&] { return (r == nullptr || r->done) && (s == nullptr || s->done); };
   try {
@@ -218,18 +228,20 @@ bool MpiChannel::exchange_shm(int to_local, const std::byte* out, std::size_t ou
 }
 
 bool MpiChannel::exchange(int to, const std::byte* out, std::size_t out_bytes, int from,
-                          std::byte* in, std::size_t in_bytes, std::uint64_t tag) {
+                          std::byte* in, std::size_t in_bytes, std::uint64_t tag,
+                          const Fold* fold) {
   if (fabric_ != nullptr) {
     const int to_local = to >= 0 ? shm_peer(to, out_bytes) : -1;
     const int from_local = from >= 0 ? shm_peer(from, in_bytes) : -1;
     const bool send_shm = to_local >= 0, recv_shm = from_local >= 0;
     if ((to < 0 || send_shm) && (from < 0 || recv_shm)) {
-      return exchange_shm(to_local, out, out_bytes, from_local, in, in_bytes, tag);
+      return exchange_shm(to_local, out, out_bytes, from_local, in, in_bytes, tag, fold);
     }
     // Mixed paths take the general one; so does anything while our queued shared-memory sends
     // wait for room: blocking inside MPI would keep them from the peer waiting for them.
     if (send_shm || recv_shm || fabric_->has_queued_sends()) return false;
   }
+  if (fold != nullptr) return false;  // only shared memory folds
   // Blocking calls skip request bookkeeping. A lone send may block only while small enough to
   // go eagerly: a large one could wait on a peer that is itself sending to us.
   constexpr std::size_t kEager = 1024;

@@ -47,13 +47,20 @@ class MpiChannel final : public Channel {
     return fabric_ != nullptr && bytes > fabric_->push_above() && fabric_->can_push() &&
            local_[static_cast<std::size_t>(peer)] >= 0;
   }
+  // Receives through shared memory fold piece by piece: pieces must be whole elements.
+  bool folds(int peer, std::size_t bytes, std::size_t elem) const override {
+    return shm_peer(peer, bytes) >= 0 && elem > 0 && bytes % elem == 0 &&
+           (bytes <= ShmFabric::kMaxBytes || ShmFabric::kMaxBytes % elem == 0);
+  }
+  void recv_folded(int peer, std::uint64_t tag, std::size_t bytes, const Fold& fold,
+                   Handles& hs) override;
   bool test_all(Handles& hs) override;
   void wait_all(Handles& hs) override;
   std::vector<bool> unfinished(Handles& hs) override;
   void idle() override;
   void end_round(Handles& hs) override;
   bool exchange(int to, const std::byte* out, std::size_t out_bytes, int from, std::byte* in,
-                std::size_t in_bytes, std::uint64_t tag) override;
+                std::size_t in_bytes, std::uint64_t tag, const Fold* fold = nullptr) override;
 
  private:
   // The fabric's node-local index of group member `peer` when a message of `bytes` to or from it
@@ -66,7 +73,7 @@ class MpiChannel final : public Channel {
                 std::size_t bytes);
   // `to_local` and `from_local`: the peers' fabric indices (-1: no send, no receive).
   bool exchange_shm(int to_local, const std::byte* out, std::size_t out_bytes, int from_local,
-                    std::byte* in, std::size_t in_bytes, std::uint64_t tag);
+                    std::byte* in, std::size_t in_bytes, std::uint64_t tag, const Fold* fold);
 
   MPI_Comm comm_;
   ShmFabric* fabric_;

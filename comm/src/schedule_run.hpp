@@ -1,5 +1,6 @@
 // The schedule executor, shared by every transport: each round runs its local steps in order,
-// posts every transfer, runs the copies meant to overlap them, then waits for all of them. progress() never blocks; block() may.
+// posts every transfer, runs the copies meant to overlap them, then waits for all of them.
+// progress() never blocks; block() may.
 //
 // On a clocked channel it also tracks this member's critical path (C1, C2, C3): reduce steps add
 // their bytes to C3; the k-th send of a round leaves at the round's clock + (k, bytes sent so
@@ -58,6 +59,10 @@ class ScheduleRun final : public Stage {
   // block(): the round's transfers (after its local steps) as one blocking call when they are
   // at most one send and one receive and the channel has such a call; false: post them instead.
   bool exchange_pair();
+  // The fold of receive step `recv` into the reduce that opens the next round, when the schedule
+  // allows it and the channel can (then fold_ holds it); null otherwise.
+  const Fold* fold_for(const Step& recv);
+  void note_fold(const Step& recv);  // the next round's first step was folded: skip it
 
   Channel* channel_ = nullptr;
   bool clocked_ = false;  // the channel's clocked(): the critical-path clock is kept only then
@@ -71,6 +76,9 @@ class ScheduleRun final : public Stage {
   Handles handles_;
   std::size_t round_ = 0;
   bool posted_ = false;
+  // The posted round folds a receive into the next round's first step, which is then done.
+  bool folded_ = false;
+  Fold fold_;
   Cost clock_;        // critical path up to the current round
   Cost after_sends_;  // this member's own path once the posted round's sends are out
   Cost port_start_;   // the round's clock once its local steps ran: the receive port opens

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "ccl/error.hpp"
+#include "channel.hpp"
 #include "copy_bytes.hpp"
 #include "tick_clock.hpp"
 
@@ -264,7 +265,11 @@ bool ShmFabric::take_piece(ShmOp* op, const std::byte* payload, std::size_t byte
     op->started = ticks();  // a long stream whose receiver waited: priced
     op->streaming = in->streaming;
   }
-  copy_bytes(op->data + op->offset, payload, bytes);
+  if (op->fold != nullptr) {
+    op->fold->apply(op->offset, payload, bytes);
+  } else {
+    copy_bytes(op->data + op->offset, payload, bytes);
+  }
   op->offset += bytes;
   if (op->started != 0 && !more) {
     price_long_stream(peers_[static_cast<std::size_t>(op->peer)], op->streaming,
@@ -320,7 +325,7 @@ bool ShmFabric::send_now(int to, const Pgid& context, std::uint64_t tag, const s
 }
 
 bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::byte* data,
-                         std::size_t bytes) {
+                         std::size_t bytes, const Fold* fold) {
   Peer& p = peers_[static_cast<std::size_t>(from)];
   if (!p.posted.empty() || queued_ > 0 || bytes > kMaxBytes) return false;
   if (!p.unexpected.empty()) {
@@ -329,6 +334,7 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
     op.tag = tag;
     op.data = data;
     op.bytes = bytes;
+    op.fold = fold;
     if (take_unexpected(p, &op)) return true;
   }
   // Messages of this class from `from` arrive in order: take each; the first that matches is
@@ -347,7 +353,11 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
     const bool mine = in.tag == tag && in.context == context;
     if (mine) {
       if (in.bytes != bytes || in.more) size_mismatch(in.bytes, bytes, in.more);
-      copy_bytes(data, in.payload, bytes);
+      if (fold != nullptr) {
+        fold->apply(0, in.payload, bytes);
+      } else {
+        copy_bytes(data, in.payload, bytes);
+      }
     } else {
       keep_aside(p, cls, in);
     }

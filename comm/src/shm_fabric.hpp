@@ -47,6 +47,8 @@
 
 namespace ccl::detail {
 
+struct Fold;  // channel.hpp
+
 // One send or receive through the fabric; owned by the fabric's pool. A pushed transfer
 // (ShmFabric::start_push) runs its two control messages through the same op, one after the other.
 struct ShmOp {
@@ -70,6 +72,8 @@ struct ShmOp {
   // had come yet (its receiver waited, so the time to its last is the transfer's), else 0.
   bool streaming = false;
   std::uint64_t started = 0;
+  // A receive folded into an accumulator piece by piece (channel.hpp) instead of copied to data.
+  const Fold* fold = nullptr;
 };
 
 class ShmFabric {
@@ -121,11 +125,12 @@ class ShmFabric {
   // Shortcuts for a blocking transfer when nothing else is under way, without an ShmOp:
   // send_now puts the message in its ring if it has room and no earlier send waits for it;
   // recv_now takes the message, waiting for it, when no other receive from that peer is posted
-  // and no send is queued (that would need progress while we wait). False: use start().
+  // and no send is queued (that would need progress while we wait), folding it if `fold` is
+  // given. False: use start().
   bool send_now(int to, const Pgid& context, std::uint64_t tag, const std::byte* data,
                 std::size_t bytes);
   bool recv_now(int from, const Pgid& context, std::uint64_t tag, std::byte* data,
-                std::size_t bytes);
+                std::size_t bytes, const Fold* fold = nullptr);
   // Move queued sends into rings and arrived messages to their receives; never blocks. Now and
   // then it also lets MPI progress (see drive_mpi).
   void progress();

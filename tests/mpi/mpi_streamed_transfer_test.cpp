@@ -175,4 +175,111 @@ TEST(StreamedTransfers, ASizeTheReceiverDoesNotExpectIsReportedThere) {
   }
 }
 
+// Reductions fold each piece of what they receive into their accumulator as it arrives
+// (ScheduleRun::fold_for). Rank order survives it: a non-commutative operator, reduced at every
+// root and combined, at sizes of one piece, several, more than the ring holds, and not a
+// multiple of the piece, with 32-byte elements (whole elements per piece: folded) and 24-byte
+// ones (not: a streamed message lands whole, then is reduced). A root that comes late finds the
+// pieces waiting in the ring.
+struct Affine {  // t -> scale * t + shift, composed: associative, not commutative
+  std::uint64_t scale, shift, serial;
+  friend bool operator==(const Affine&, const Affine&) = default;
+};
+struct Compose {
+  Affine operator()(const Affine& f, const Affine& g) const {
+    return {f.scale * g.scale, f.scale * g.shift + f.shift, f.serial + g.serial};
+  }
+};
+
+template <class T, class Op>
+void reduce_in_rank_order(std::size_t bytes, T (*element)(int member, std::size_t i), Op op,
+                          int salt) {
+  const ccl::Group w = ccl::world();
+  const int P = w.size(), r = w.rank();
+  const std::size_t n = bytes / sizeof(T);
+  auto vector_of = [&](int member) {
+    std::vector<T> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = element(member + salt, i);
+    return v;
+  };
+  std::vector<T> want = vector_of(0);
+  for (int q = 1; q < P; ++q) {
+    const std::vector<T> v = vector_of(q);
+    for (std::size_t i = 0; i < n; ++i) want[i] = op(want[i], v[i]);
+  }
+  const std::vector<T> mine = vector_of(r);
+  const std::string where = std::to_string(n) + " elements of " + std::to_string(sizeof(T)) + " B";
+  for (int root = 0; root < P; ++root) {
+    std::vector<T> got(r == root ? n : 0);
+    if (r == root && root % 2 == 1) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ccl::reduce(w, std::span<const T>(mine), std::span<T>(got), op, root);
+    if (r == root) {
+      EXPECT_TRUE(got == want) << "reduce at " << root << ", " << where;
+    }
+  }
+  std::vector<T> all(n);
+  ccl::combine(w, std::span<const T>(mine), std::span<T>(all), op);
+  EXPECT_TRUE(all == want) << "combine, " << where;
+}
+
+ref::Mat mat_element(int member, std::size_t i) {
+  return ref::mat(member, i);
+}
+Affine affine_element(int member, std::size_t i) {
+  const auto m = static_cast<std::uint64_t>(member), k = static_cast<std::uint64_t>(i);
+  return {3 + 2 * m + k % 5, 7 * m + k, m + 1};
+}
+
+TEST(StreamedTransfers, ReductionsFoldEachPieceInRankOrder) {
+  int salt = 0;
+  for (const std::size_t bytes :
+       {std::size_t{96}, ShmFabric::kMaxBytes - 32, ShmFabric::kMaxBytes, 3 * ShmFabric::kMaxBytes,
+        3 * ShmFabric::kMaxBytes + 96, 9 * ShmFabric::kMaxBytes + 64, std::size_t{200000}}) {
+    reduce_in_rank_order(bytes / 32 * 32, mat_element, ref::MatMul{}, ++salt);
+    reduce_in_rank_order(bytes / 24 * 24, affine_element, Compose{}, ++salt);
+  }
+}
+
+// A stream that arrives while another receive is posted is kept aside piece by piece; a folded
+// receive posted later folds those pieces in order: acc = mine op incoming, element by element.
+TEST(StreamedTransfers, AStreamKeptAsideFoldsWhenItsReceiveIsPosted) {
+  const ccl::Group w = ccl::world();
+  const std::size_t bytes = 3 * ShmFabric::kMaxBytes + 64, n = bytes / sizeof(ref::Mat);
+  ccl::detail::Channel& ch = channel_of(w);
+  if (w.size() == 1 || !ch.folds(0, bytes, sizeof(ref::Mat))) GTEST_SKIP() << "no folds";
+  const std::uint64_t tag = ch.tag(ch.tag_cycle() - 11, 0);
+  const std::uint64_t after = ch.tag(ch.tag_cycle() - 12, 0);
+  const std::vector<ref::Mat> data = ref::mats(0, n), mine = ref::mats(1, n);
+  const std::vector<std::byte> note = pattern(0, 4000, 6);
+  if (w.rank() == 0) {
+    ccl::detail::Handles hs;
+    ch.send(1, tag, reinterpret_cast<const std::byte*>(data.data()), bytes, {}, hs);
+    ch.send(1, after, note.data(), note.size(), {}, hs);
+    ch.wait_all(hs);
+    ch.end_round(hs);
+  } else if (w.rank() == 1) {
+    std::vector<std::byte> got_note(note.size());
+    std::vector<ref::Mat> acc(n);
+    const ccl::ReduceKernel kernel = ccl::make_kernel<ref::Mat>(ref::MatMul{});
+    ccl::detail::Fold fold;
+    fold.acc = reinterpret_cast<std::byte*>(acc.data());
+    fold.other = reinterpret_cast<const std::byte*>(mine.data());
+    fold.kernel = &kernel;
+    fold.elem = sizeof(ref::Mat);
+    ccl::detail::Handles first, second;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // all of it sent
+    ch.recv(0, after, got_note.data(), got_note.size(), first);
+    ch.wait_all(first);
+    ch.end_round(first);
+    EXPECT_EQ(got_note, note) << "the message after the stream";
+    ch.recv_folded(0, tag, bytes, fold, second);
+    ch.wait_all(second);
+    ch.end_round(second);
+    for (std::size_t i = 0; i < n; ++i) {
+      ASSERT_EQ(acc[i], ref::mat_mul(mine[i], data[i])) << "element " << i << " of " << n;
+    }
+  }
+  EXPECT_EQ(ccl::combine_value(w, I64{1}, ccl::sum), w.size()) << "the group after the transfer";
+}
+
 }  // namespace

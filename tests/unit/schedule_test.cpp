@@ -1,6 +1,8 @@
 // Schedule building rules and block layouts.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "ccl/selection.hpp"
 #include "ccl/schedule.hpp"
 #include "ccl/shape.hpp"
@@ -94,6 +96,83 @@ TEST(ScheduleBuilder, ZeroByteTransfersAndSelfCopiesAreDropped) {
   t.send_token(1);
   t.recv_token(2);
   EXPECT_EQ(t.finish().rounds(), 1u);
+}
+
+// A receive may fold into the reduce that opens the next round (Step::folds) only where doing
+// that reduce early, piece by piece, changes nothing any other step sees.
+const ccl::Step& first_recv(const ccl::Schedule& s) {
+  for (const ccl::Step& st : s.steps) {
+    if (st.kind == StepKind::recv) return st;
+  }
+  throw std::logic_error("no receive");
+}
+
+TEST(ScheduleBuilder, AReceiveFoldsIntoTheReduceOfWhatItReceived) {
+  const Slice mine{Buffer::send, 0, 64}, acc{Buffer::recv, 0, 64};
+  ccl::ScheduleBuilder into_acc("t");  // a binomial root's first child: into acc, then fold
+  into_acc.recv(1, acc);
+  into_acc.reduce(acc, acc, false, mine);
+  EXPECT_TRUE(first_recv(into_acc.finish()).folds);
+
+  ccl::ScheduleBuilder into_scratch("t");  // a later child: into scratch, never read again
+  const Slice in = into_scratch.scratch(64);
+  into_scratch.recv(2, in);
+  into_scratch.reduce(in, acc, true);
+  into_scratch.send(0, acc);
+  EXPECT_TRUE(first_recv(into_scratch.finish()).folds);
+}
+
+TEST(ScheduleBuilder, AReceiveDoesNotFoldWhereOtherStepsWouldSeeTheDifference) {
+  const Slice mine{Buffer::send, 0, 64}, acc{Buffer::recv, 0, 64};
+  {  // the round also sends the accumulator, which folding would change under the send
+    ccl::ScheduleBuilder b("t");
+    const Slice in = b.scratch(64);
+    b.send(1, acc);
+    b.recv(1, in);
+    b.reduce(in, acc, false);
+    EXPECT_FALSE(first_recv(b.finish()).folds);
+  }
+  {  // a later step reads what was received, which folding never stores
+    ccl::ScheduleBuilder b("t");
+    const Slice in = b.scratch(64);
+    b.recv(1, in);
+    b.reduce(in, acc, false);
+    b.send(2, in);
+    EXPECT_FALSE(first_recv(b.finish()).folds);
+  }
+  {  // ... unless that slice is received into again first
+    ccl::ScheduleBuilder b("t");
+    const Slice in = b.scratch(64);
+    b.recv(1, in);
+    b.reduce(in, acc, false);
+    b.recv(2, in);
+    b.reduce(in, acc, false);
+    const ccl::Schedule s = b.finish();
+    EXPECT_TRUE(s.steps[0].folds);
+    EXPECT_TRUE(s.steps[2].folds);
+  }
+  {  // the reduce reads another slice than the one received
+    ccl::ScheduleBuilder b("t");
+    const Slice in = b.scratch(128);
+    b.recv(1, in);
+    b.reduce(in.sub(0, 64), acc, false);
+    EXPECT_FALSE(first_recv(b.finish()).folds);
+  }
+  {  // the next round opens with a copy, not a reduce
+    ccl::ScheduleBuilder b("t");
+    b.recv(1, acc);
+    b.copy(acc, Slice{Buffer::recv, 64, 64});
+    EXPECT_FALSE(first_recv(b.finish()).folds);
+  }
+  {  // the other operand is the send buffer, which may be the receive buffer (in place), and
+     // the receive lands in scratch: a fold would write the accumulator the round still reads
+    ccl::ScheduleBuilder b("t");
+    const Slice in = b.scratch(64);
+    b.recv(1, in);
+    b.send(2, mine);
+    b.reduce(in, acc, false, mine);
+    EXPECT_FALSE(first_recv(b.finish()).folds);
+  }
 }
 
 TEST(BlockLayout, CyclicRanges) {

@@ -42,12 +42,15 @@ enum class Copier : std::uint8_t { receiver, sender };
 
 struct Step {
   StepKind kind;
-  int peer = -1;               // group rank, for send and recv
-  bool incoming_left = false;  // reduce: dst = src op base when true, else dst = base op src
-  Slice src;                   // send, copy, reduce (the incoming operand)
-  Slice dst;                   // recv, copy, reduce (the accumulator, also the result)
-  Slice base;                  // reduce: the other operand when it is not dst (saves a copy)
+  int peer = -1;                     // group rank, for send and recv
+  bool incoming_left = false;        // reduce: dst = src op base when true, else dst = base op src
+  Slice src;                         // send, copy, reduce (the incoming operand)
+  Slice dst;                         // recv, copy, reduce (the accumulator, also the result)
+  Slice base;                        // reduce: the other operand when it is not dst (saves a copy)
   Copier copier = Copier::receiver;  // send, recv
+  // recv: the next round's first step is a reduce of what this receives, which may be done as
+  // the data arrives instead (ScheduleBuilder::finish decides; schedule_run.cpp folds).
+  bool folds = false;
 };
 
 // How a round is laid out: its first `locals` steps are local (copy, reduce: the builder puts
@@ -71,7 +74,8 @@ struct Schedule {
 
   std::size_t rounds() const { return round_begin.empty() ? 0 : round_begin.size() - 1; }
   std::span<const Step> round(std::size_t r) const {
-    return std::span<const Step>(steps).subspan(round_begin[r], round_begin[r + 1] - round_begin[r]);
+    return std::span<const Step>(steps).subspan(round_begin[r],
+                                                round_begin[r + 1] - round_begin[r]);
   }
 };
 
