@@ -17,13 +17,6 @@ bool overlaps(const Slice& a, const Slice& b) {
          b.offset < a.offset + a.bytes;
 }
 
-// Whether two slices may share memory: the send and receive buffers may be one (in place), so
-// any of their slices may meet; scratch meets only scratch.
-bool may_meet(const Slice& a, const Slice& b) {
-  if (a.bytes == 0 || b.bytes == 0) return false;
-  if (a.buffer != b.buffer) return a.buffer != Buffer::scratch && b.buffer != Buffer::scratch;
-  return overlaps(a, b);
-}
 }  // namespace
 
 bool ScheduleBuilder::conflicts_in_round(const Step& st) const {
@@ -150,7 +143,23 @@ RoundPlan plan_of(const Schedule& s, std::size_t r) {
 }
 }  // namespace
 
+Schedule ScheduleBuilder::finish() {
+  end_round();
+  s_.plans.clear();
+  for (std::size_t r = 0; r < s_.rounds(); ++r) s_.plans.push_back(plan_of(s_, r));
+  return std::move(s_);
+}
+
 namespace {
+
+// Whether two slices may share memory. In place, the send buffer is the receive buffer.
+bool may_meet(const Slice& a, const Slice& b, bool in_place) {
+  const auto memory = [in_place](Buffer x) {
+    return in_place && x == Buffer::send ? Buffer::recv : x;
+  };
+  return overlaps(Slice{memory(a.buffer), a.offset, a.bytes},
+                  Slice{memory(b.buffer), b.offset, b.bytes});
+}
 
 // Whether the receive `at` of round r may fold its data into the accumulator as it arrives,
 // doing the reduce that opens round r + 1 early: that reduce reads what it receives; nothing
@@ -158,29 +167,30 @@ namespace {
 // reads its accumulator (which now changes during the round); and what the receive would have
 // left in its own slice is the accumulator itself, or read by no later step before being
 // written again.
-bool may_fold(const Schedule& s, std::size_t r, std::uint32_t at) {
+bool may_fold(const Schedule& s, std::size_t r, std::uint32_t at, bool in_place) {
   if (r + 1 >= s.rounds()) return false;
+  auto meet = [in_place](const Slice& a, const Slice& b) { return may_meet(a, b, in_place); };
   const Step& recv = s.steps[at];
   const Step& reduce = s.steps[s.round_begin[r + 1]];
   if (reduce.kind != StepKind::reduce || reduce.src != recv.dst) return false;
   const Slice& acc = reduce.dst;
   const Slice other = reduce.base.bytes > 0 ? reduce.base : acc;
   const bool into_acc = recv.dst == acc;
-  if (!into_acc && (may_meet(recv.dst, acc) || may_meet(recv.dst, other))) return false;
+  if (!into_acc && (meet(recv.dst, acc) || meet(recv.dst, other))) return false;
   // The round's local steps ran before its transfers were posted: only these and the copies
   // during them run while the receive folds.
   for (std::uint32_t i = s.round_begin[r] + s.plans[r].locals; i < s.round_begin[r + 1]; ++i) {
     if (i == at) continue;
     const Step& st = s.steps[i];
     const bool writes = st.kind != StepKind::send;
-    if (writes && (may_meet(st.dst, acc) || may_meet(st.dst, other))) return false;
-    if (st.kind != StepKind::recv && may_meet(st.src, acc)) return false;
+    if (writes && (meet(st.dst, acc) || meet(st.dst, other))) return false;
+    if (st.kind != StepKind::recv && meet(st.src, acc)) return false;
   }
   if (into_acc) return true;
   for (std::size_t i = s.round_begin[r + 1] + 1; i < s.steps.size(); ++i) {
     const Step& st = s.steps[i];
-    if (st.kind != StepKind::recv && may_meet(st.src, recv.dst)) return false;
-    if (st.kind == StepKind::reduce && may_meet(st.base, recv.dst)) return false;
+    if (st.kind != StepKind::recv && meet(st.src, recv.dst)) return false;
+    if (st.kind == StepKind::reduce && meet(st.base, recv.dst)) return false;
     if (st.kind != StepKind::send && st.dst == recv.dst) return true;  // written again first
   }
   return true;
@@ -188,17 +198,13 @@ bool may_fold(const Schedule& s, std::size_t r, std::uint32_t at) {
 
 }  // namespace
 
-Schedule ScheduleBuilder::finish() {
-  end_round();
-  s_.plans.clear();
-  for (std::size_t r = 0; r < s_.rounds(); ++r) {
-    s_.plans.push_back(plan_of(s_, r));
-    for (std::uint32_t i = s_.round_begin[r]; i < s_.round_begin[r + 1]; ++i) {
-      Step& st = s_.steps[i];
-      st.folds = st.kind == StepKind::recv && st.dst.bytes > 0 && may_fold(s_, r, i);
+void mark_folds(Schedule& s, bool in_place) {
+  for (std::size_t r = 0; r < s.rounds(); ++r) {
+    for (std::uint32_t i = s.round_begin[r]; i < s.round_begin[r + 1]; ++i) {
+      Step& st = s.steps[i];
+      st.folds = st.kind == StepKind::recv && st.dst.bytes > 0 && may_fold(s, r, i, in_place);
     }
   }
-  return std::move(s_);
 }
 
 }  // namespace ccl

@@ -493,7 +493,9 @@ std::string selection_reason(const Shape& shape) {
 
 Schedule build_schedule(const Shape& shape, const Choice& choice) {
   Schedule s = choice.algorithm->build(shape, choice.params);
-  return shape.barrier ? detail::with_barrier(s, shape) : s;
+  if (shape.barrier) s = detail::with_barrier(s, shape);
+  mark_folds(s, shape.in_place);
+  return s;
 }
 
 Schedule build_schedule(const Shape& shape) {

@@ -3,8 +3,8 @@
 
 #include <stdexcept>
 
-#include "ccl/selection.hpp"
 #include "ccl/schedule.hpp"
+#include "ccl/selection.hpp"
 #include "ccl/shape.hpp"
 
 namespace {
@@ -34,7 +34,7 @@ TEST(ScheduleBuilder, SendOfBytesReceivedThisRoundWaitsForTheRound) {
   ccl::ScheduleBuilder b("t");
   const Slice data{Buffer::recv, 0, 16};
   b.recv(0, data);
-  b.send(3, data.sub(8, 8));      // overlaps the receive: next round
+  b.send(3, data.sub(8, 8));             // overlaps the receive: next round
   b.send(4, Slice{Buffer::send, 0, 8});  // unrelated: same round as the previous send
   const ccl::Schedule s = b.finish();
   ASSERT_EQ(s.rounds(), 2u);
@@ -62,7 +62,8 @@ TEST(ScheduleBuilder, CopyDuringRunsInTheRoundOfItsTransfers) {
 TEST(ScheduleBuilder, CopyDuringThatTouchesATransferWaitsForTheRound) {
   // Writing what the round sends, writing or reading what it receives: an ordinary copy after
   // the round. Reading what it sends is fine.
-  const Slice sent{Buffer::recv, 0, 8}, received{Buffer::recv, 8, 8}, elsewhere{Buffer::recv, 16, 8};
+  const Slice sent{Buffer::recv, 0, 8}, received{Buffer::recv, 8, 8},
+      elsewhere{Buffer::recv, 16, 8};
   const std::pair<Slice, Slice> cases[] = {
       {elsewhere, sent}, {elsewhere, received}, {received, elsewhere}};
   for (const auto& [from, to] : cases) {
@@ -99,8 +100,10 @@ TEST(ScheduleBuilder, ZeroByteTransfersAndSelfCopiesAreDropped) {
 }
 
 // A receive may fold into the reduce that opens the next round (Step::folds) only where doing
-// that reduce early, piece by piece, changes nothing any other step sees.
-const ccl::Step& first_recv(const ccl::Schedule& s) {
+// that reduce early, piece by piece, changes nothing any other step sees. first_recv: the first
+// receive of `s` once its folds are marked.
+ccl::Step first_recv(ccl::Schedule s, bool in_place = false) {
+  ccl::mark_folds(s, in_place);
   for (const ccl::Step& st : s.steps) {
     if (st.kind == StepKind::recv) return st;
   }
@@ -147,7 +150,8 @@ TEST(ScheduleBuilder, AReceiveDoesNotFoldWhereOtherStepsWouldSeeTheDifference) {
     b.reduce(in, acc, false);
     b.recv(2, in);
     b.reduce(in, acc, false);
-    const ccl::Schedule s = b.finish();
+    ccl::Schedule s = b.finish();
+    ccl::mark_folds(s, false);
     EXPECT_TRUE(s.steps[0].folds);
     EXPECT_TRUE(s.steps[2].folds);
   }
@@ -164,14 +168,17 @@ TEST(ScheduleBuilder, AReceiveDoesNotFoldWhereOtherStepsWouldSeeTheDifference) {
     b.copy(acc, Slice{Buffer::recv, 64, 64});
     EXPECT_FALSE(first_recv(b.finish()).folds);
   }
-  {  // the other operand is the send buffer, which may be the receive buffer (in place), and
-     // the receive lands in scratch: a fold would write the accumulator the round still reads
-    ccl::ScheduleBuilder b("t");
-    const Slice in = b.scratch(64);
-    b.recv(1, in);
-    b.send(2, mine);
-    b.reduce(in, acc, false, mine);
-    EXPECT_FALSE(first_recv(b.finish()).folds);
+  {  // the round sends the member's own vector, which in place is the accumulator
+    auto exchange = [&] {
+      ccl::ScheduleBuilder b("t");
+      const Slice in = b.scratch(64);
+      b.send(1, mine);
+      b.recv(1, in);
+      b.reduce(in, acc, false, mine);
+      return b.finish();
+    };
+    EXPECT_TRUE(first_recv(exchange(), false).folds);
+    EXPECT_FALSE(first_recv(exchange(), true).folds);
   }
 }
 

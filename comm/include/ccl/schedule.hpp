@@ -49,7 +49,7 @@ struct Step {
   Slice base;                        // reduce: the other operand when it is not dst (saves a copy)
   Copier copier = Copier::receiver;  // send, recv
   // recv: the next round's first step is a reduce of what this receives, which may be done as
-  // the data arrives instead (ScheduleBuilder::finish decides; schedule_run.cpp folds).
+  // the data arrives instead (mark_folds decides; schedule_run.cpp folds).
   bool folds = false;
 };
 
@@ -78,6 +78,11 @@ struct Schedule {
                                                 round_begin[r + 1] - round_begin[r]);
   }
 };
+
+// Mark the receives that may fold into the reduce opening the next round (Step::folds), where
+// doing it early changes nothing another step sees. `in_place`: the send buffer is the receive
+// buffer (the call's shape says so; otherwise MPI and ccl's checks keep them apart).
+void mark_folds(Schedule& s, bool in_place);
 
 class ScheduleBuilder {
  public:
