@@ -161,6 +161,11 @@ bool may_meet(const Slice& a, const Slice& b, bool in_place) {
                   Slice{memory(b.buffer), b.offset, b.bytes});
 }
 
+// A reduce's operand other than the incoming one: its base, or its accumulator.
+const Slice& second_operand(const Step& reduce) {
+  return reduce.base.bytes > 0 ? reduce.base : reduce.dst;
+}
+
 // Whether the receive `at` of round r may fold its data into the accumulator as it arrives,
 // doing the reduce that opens round r + 1 early: that reduce reads what it receives; nothing
 // else among round r's transfers and the copies during them writes the reduce's operands or
@@ -174,7 +179,7 @@ bool may_fold(const Schedule& s, std::size_t r, std::uint32_t at, bool in_place)
   const Step& reduce = s.steps[s.round_begin[r + 1]];
   if (reduce.kind != StepKind::reduce || reduce.src != recv.dst) return false;
   const Slice& acc = reduce.dst;
-  const Slice other = reduce.base.bytes > 0 ? reduce.base : acc;
+  const Slice& other = second_operand(reduce);
   const bool into_acc = recv.dst == acc;
   if (!into_acc && (meet(recv.dst, acc) || meet(recv.dst, other))) return false;
   // The round's local steps ran before its transfers were posted: only these and the copies
@@ -190,7 +195,7 @@ bool may_fold(const Schedule& s, std::size_t r, std::uint32_t at, bool in_place)
   for (std::size_t i = s.round_begin[r + 1] + 1; i < s.steps.size(); ++i) {
     const Step& st = s.steps[i];
     if (st.kind != StepKind::recv && meet(st.src, recv.dst)) return false;
-    if (st.kind == StepKind::reduce && meet(st.base, recv.dst)) return false;
+    if (st.kind == StepKind::reduce && meet(second_operand(st), recv.dst)) return false;
     if (st.kind != StepKind::send && st.dst == recv.dst) return true;  // written again first
   }
   return true;

@@ -143,6 +143,15 @@ TEST(ScheduleBuilder, AReceiveDoesNotFoldWhereOtherStepsWouldSeeTheDifference) {
     b.send(2, in);
     EXPECT_FALSE(first_recv(b.finish()).folds);
   }
+  {  // a later reduce accumulates into what was received, reading it first
+    ccl::ScheduleBuilder b("t");
+    const Slice in = b.scratch(64);
+    b.recv(1, in);
+    b.reduce(in, acc, false);
+    b.recv(2, Slice{Buffer::recv, 64, 64});
+    b.reduce(Slice{Buffer::recv, 64, 64}, in, false);
+    EXPECT_FALSE(first_recv(b.finish()).folds);
+  }
   {  // ... unless that slice is received into again first
     ccl::ScheduleBuilder b("t");
     const Slice in = b.scratch(64);
