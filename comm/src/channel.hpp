@@ -85,6 +85,13 @@ class Channel {
                            const Fold& /*fold*/, Handles& /*hs*/) {
     throw Error("ccl: internal: a receive folded on a channel that does not fold");
   }
+  // Sends of one buffer to several peers in one round (a bcast's root): whether the transport
+  // can copy `bytes` of it once for all of them; then send_shared sends it, a handle per peer.
+  virtual bool shares(std::size_t /*bytes*/) const { return false; }
+  virtual void send_shared(const int* /*peers*/, std::size_t /*n*/, std::uint64_t /*tag*/,
+                           const std::byte* /*data*/, std::size_t /*bytes*/, Handles& /*hs*/) {
+    throw Error("ccl: internal: a shared send on a channel that does not share");
+  }
   // True when every transfer in hs completed; never blocks.
   virtual bool test_all(Handles& hs) = 0;
   // Block until every transfer in hs completed.

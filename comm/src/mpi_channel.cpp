@@ -158,6 +158,25 @@ void MpiChannel::recv_pushed(int peer, std::uint64_t tag, std::byte* data, std::
   fabric_->start_push(op);
 }
 
+void MpiChannel::send_shared(const int* peers, std::size_t n, std::uint64_t tag,
+                             const std::byte* data, std::size_t bytes, Handles& hs) {
+  bool on_node = true;
+  for (std::size_t i = 0; i < n; ++i) on_node = on_node && shm_peer(peers[i], bytes) >= 0;
+  const int slot = on_node ? fabric_->reserve_slot(static_cast<int>(n)) : -1;
+  if (slot < 0) {  // a peer elsewhere, or every slot still being read: one by one
+    for (std::size_t i = 0; i < n; ++i) send(peers[i], tag, data, bytes, Cost{}, hs);
+    return;
+  }
+  shared_ops_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    ShmOp* op = shm_op(true, local_[static_cast<std::size_t>(peers[i])], tag, data, bytes);
+    op->shared_slot = slot;
+    hs.ops.push_back(op);
+    shared_ops_.push_back(op);
+  }
+  fabric_->send_shared(shared_ops_.data(), n);
+}
+
 void MpiChannel::recv_folded(int peer, std::uint64_t tag, std::size_t bytes, const Fold& fold,
                              Handles& hs) {
   ShmOp* op = shm_op(false, shm_peer(peer, bytes), tag, fold.acc, bytes);

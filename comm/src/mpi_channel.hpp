@@ -54,6 +54,11 @@ class MpiChannel final : public Channel {
   }
   void recv_folded(int peer, std::uint64_t tag, std::size_t bytes, const Fold& fold,
                    Handles& hs) override;
+  bool shares(std::size_t bytes) const override {
+    return fabric_ != nullptr && fabric_->shares(bytes);
+  }
+  void send_shared(const int* peers, std::size_t n, std::uint64_t tag, const std::byte* data,
+                   std::size_t bytes, Handles& hs) override;
   bool test_all(Handles& hs) override;
   void wait_all(Handles& hs) override;
   std::vector<bool> unfinished(Handles& hs) override;
@@ -78,6 +83,7 @@ class MpiChannel final : public Channel {
   MPI_Comm comm_;
   ShmFabric* fabric_;
   std::vector<int> local_;  // fabric index of each member, -1 off-node
+  std::vector<ShmOp*> shared_ops_;  // send_shared's, kept for their capacity
   Pgid context_;
   // Instances before tags repeat. Reuse is safe while fewer collectives than that are in flight
   // on the group (start() sees to it): members start them in the same order, and messages from

@@ -188,6 +188,12 @@ void ScheduleRun::post_transfers() {
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
     const bool pushed = st.copier == Copier::sender;
+    if (st.kind == StepKind::send && !pushed && !clocked_) {
+      if (const std::uint32_t taken = send_shared(i, end); taken > 0) {
+        i += taken - 1;
+        continue;
+      }
+    }
     if (st.kind == StepKind::send) {
       if (clocked_) after_sends_ += Cost{1, st.src.bytes, 0};
       if (pushed) {
@@ -209,6 +215,24 @@ void ScheduleRun::post_transfers() {
   }
   if (end > begin) traffic_->rounds += 1;
   posted_ = true;
+}
+
+std::uint32_t ScheduleRun::send_shared(std::uint32_t first, std::uint32_t end) {
+  const Step& st = s_->steps[first];
+  std::uint32_t last = first + 1;
+  while (last < end && s_->steps[last].kind == StepKind::send &&
+         s_->steps[last].copier != Copier::sender && s_->steps[last].src == st.src) {
+    ++last;
+  }
+  const std::uint32_t n = last - first;
+  if (n < 2 || !channel_->shares(st.src.bytes)) return 0;
+  shared_peers_.clear();
+  for (std::uint32_t i = first; i < last; ++i) shared_peers_.push_back(s_->steps[i].peer);
+  channel_->send_shared(shared_peers_.data(), n, tag_, binding_.at(st.src), st.src.bytes,
+                        handles_);
+  traffic_->messages += n;
+  traffic_->bytes += n * st.src.bytes;
+  return n;
 }
 
 void ScheduleRun::end_round() {

@@ -63,6 +63,10 @@ class ScheduleRun final : public Stage {
   // allows it and the channel can (then fold_ holds it); null otherwise.
   const Fold* fold_for(const Step& recv);
   void note_fold(const Step& recv);  // the next round's first step was folded: skip it
+  // Send step `first` and the sends right after it of the same slice (a bcast's root), up to
+  // `end`, as one shared send when there are several and the channel can share them; how many
+  // steps that took (0: none).
+  std::uint32_t send_shared(std::uint32_t first, std::uint32_t end);
 
   Channel* channel_ = nullptr;
   bool clocked_ = false;  // the channel's clocked(): the critical-path clock is kept only then
@@ -79,6 +83,7 @@ class ScheduleRun final : public Stage {
   // The posted round folds a receive into the next round's first step, which is then done.
   bool folded_ = false;
   Fold fold_;
+  std::vector<int> shared_peers_;  // send_shared's, kept for their capacity
   Cost clock_;        // critical path up to the current round
   Cost after_sends_;  // this member's own path once the posted round's sends are out
   Cost port_start_;   // the round's clock once its local steps ran: the receive port opens

@@ -133,7 +133,8 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
     f->local_of_world_[static_cast<std::size_t>(f->world_of_local_[i])] = static_cast<int>(i);
   }
 
-  const MPI_Aint total = static_cast<MPI_Aint>(L * L * f->pair_bytes());
+  // The rings of every pair, then every rank's shared area (shared_send.cpp).
+  const MPI_Aint total = static_cast<MPI_Aint>(L * L * f->pair_bytes() + L * area_bytes());
   void* mine = nullptr;
   int ok = MPI_Win_allocate_shared(f->local_ == 0 ? total : 0, 1, MPI_INFO_NULL, f->node_, &mine,
                                    &f->win_) == MPI_SUCCESS;
@@ -235,6 +236,7 @@ void ShmFabric::start(ShmOp* op) {
 }
 
 bool ShmFabric::push_op(ShmOp* op) {
+  if (op->shared_slot >= 0) return push_reference(op);
   if (op->bytes > kMaxBytes) return push_pieces(op);
   return push(op->peer, size_class(op->bytes), op->context, op->tag, op->data, op->bytes, false);
 }
@@ -260,7 +262,8 @@ bool ShmFabric::take_piece(ShmOp* op, const std::byte* payload, std::size_t byte
   if (bytes > left || more != (bytes < left)) {
     size_mismatch(op->offset + bytes, op->bytes, more);
   }
-  if (op->offset == 0 && in != nullptr && in->alone && op->bytes > large_ring_holds() &&
+  if (op->offset == 0 && in != nullptr && in->alone && in->shared_slot < 0 &&
+      op->bytes > large_ring_holds() &&
       stores_ == StoreSetting::automatic) {
     op->started = ticks();  // a long stream whose receiver waited: priced
     op->streaming = in->streaming;
@@ -345,7 +348,7 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
   std::byte* r = p.in[cls];
   Incoming in;
   for (;;) {
-    if (!arrived(r, lane, g, in)) {
+    if (!arrived(from, r, lane, g, in)) {
       if (++polls_ % 64 == 0) drive_mpi();
       idle();
       continue;
@@ -361,12 +364,13 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
     } else {
       keep_aside(p, cls, in);
     }
-    free_cell(r, lane);
+    free_cell(from, r, lane, in);
     if (mine) return true;
   }
 }
 
-bool ShmFabric::arrived(const std::byte* ring, Lane& lane, const Geometry& g, Incoming& in) {
+bool ShmFabric::arrived(int from, const std::byte* ring, Lane& lane, const Geometry& g,
+                        Incoming& in) const {
   const std::byte* cell = ring + g.cell(lane.tail);
   const std::uint64_t w = load_word(cell);
   if ((w & kSeqMask) != ((lane.tail + 1) & kSeqMask)) return false;
@@ -379,10 +383,13 @@ bool ShmFabric::arrived(const std::byte* ring, Lane& lane, const Geometry& g, In
   if (in.streaming) in.bytes = kMaxBytes;
   in.more = (w & kMore) != 0;
   in.payload = cell + kWord;
+  in.shared_slot = -1;
+  resolve_reference(from, in);
   return true;
 }
 
-void ShmFabric::free_cell(std::byte* ring, Lane& lane) {
+void ShmFabric::free_cell(int from, std::byte* ring, Lane& lane, const Incoming& in) {
+  if (in.shared_slot >= 0 && !in.more) release_slot(from, in.shared_slot);
   ++lane.tail;
   word(ring).store(lane.tail, std::memory_order_release);
   idle_polls_ = 0;
@@ -416,13 +423,13 @@ void ShmFabric::poll(int from, int cls) {
   const Geometry& g = geometry_[cls];
   std::byte* r = p.in[cls];
   Incoming in;
-  while (!p.posted.empty() && arrived(r, lane, g, in)) {
+  while (!p.posted.empty() && arrived(from, r, lane, g, in)) {
     // Whether a later message had arrived behind this one (for a long stream's price).
     if (cls == 2 && stores_ == StoreSetting::automatic) {
       in.alone = (load_word(r + g.cell(lane.tail + 1)) & kSeqMask) != ((lane.tail + 2) & kSeqMask);
     }
     ShmOp* op = deliver(p, cls, in);
-    free_cell(r, lane);
+    free_cell(from, r, lane, in);
     if (op != nullptr) received(op);
   }
 }
@@ -432,21 +439,23 @@ void ShmFabric::drive_mpi() {
   MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, node_, &flag, MPI_STATUS_IGNORE);  // runs MPI's progress
 }
 
-void ShmFabric::progress() {
-  bool waiting = queued_ > 0;
-  if (queued_ > 0) {
-    for (int d = 0; d < size_; ++d) {
-      for (Lane& lane : peers_[static_cast<std::size_t>(d)].lanes) {
-        while (!lane.queued.empty()) {
-          ShmOp* op = lane.queued.front();
-          if (!push_op(op)) break;
-          lane.queued.pop_front();
-          --queued_;
-          sent(op);
-        }
+void ShmFabric::push_queued() {
+  for (int d = 0; d < size_ && queued_ > 0; ++d) {
+    for (Lane& lane : peers_[static_cast<std::size_t>(d)].lanes) {
+      while (!lane.queued.empty()) {
+        ShmOp* op = lane.queued.front();
+        if (!push_op(op)) break;
+        lane.queued.pop_front();
+        --queued_;
+        sent(op);
       }
     }
   }
+}
+
+void ShmFabric::progress() {
+  bool waiting = queued_ > 0;
+  if (queued_ > 0) push_queued();
   // Only rings with receives waiting are read: a message nobody asked for yet stays in its cell,
   // where it costs nothing, until a receive from that peer is posted.
   for (int s = 0; s < size_; ++s) {

@@ -74,6 +74,9 @@ struct ShmOp {
   std::uint64_t started = 0;
   // A receive folded into an accumulator piece by piece (channel.hpp) instead of copied to data.
   const Fold* fold = nullptr;
+  // A send whose data the sender copied into a slot of its shared area (shared_send.cpp): only
+  // a reference to that slot goes through the ring.
+  int shared_slot = -1;
 };
 
 class ShmFabric {
@@ -116,6 +119,19 @@ class ShmFabric {
   // stores ("0") or with non-temporal ones ("1"); nullopt for anything else.
   enum class StoreSetting { cached, streaming, automatic };
   static std::optional<StoreSetting> store_setting();
+  // Sends of one buffer to several peers on the node (shared_send.cpp): the sender copies it once
+  // into a slot of its shared area, which every receiver reads. Which sizes go so.
+  static constexpr std::size_t kShareFrom = 2048;
+  static constexpr std::size_t kSlotBytes = 65536;
+  bool shares(std::size_t bytes) const {
+    return bytes >= kShareFrom && bytes <= std::min(kSlotBytes, stream_limit_);
+  }
+  // A free slot of this rank's area for a message to `readers` receivers, or -1 when all are
+  // still being read (then send it to each as usual).
+  int reserve_slot(int readers);
+  // Send ops[0..n) (one message, its slot in each op's shared_slot): the data goes into the
+  // slot piece by piece, each piece's references out as soon as it is in.
+  void send_shared(ShmOp* const* ops, std::size_t n);
   // Start a pushed transfer (op->push says which side; data and bytes are the caller's buffer,
   // larger than push_above()). The target sends the source its buffer's address; the source
   // writes the data straight there (process_vm_writev) and answers with a notice of the bytes
@@ -196,7 +212,18 @@ class ShmFabric {
     bool more;               // a stream's piece that others follow
     bool streaming = false;  // a long stream's first piece, sent by non-temporal stores
     bool alone = false;      // large ring: no later message had arrived behind it
+    int shared_slot = -1;    // the payload is in that slot of the sender's shared area
   };
+  static constexpr int kSlots = 4;  // of each rank's shared area
+  static constexpr std::size_t area_bytes() { return kSlots * (kLine + kSlotBytes); }
+  std::byte* area(int local) const;  // the shared area of a node-local rank
+  // A shared send's references to what its slot holds so far; true once all of it went.
+  bool push_reference(ShmOp* op);
+  void push_queued();  // queued sends into their rings while there is room
+  // A reference that arrived from `from`: `in` now describes the data in the slot.
+  void resolve_reference(int from, Incoming& in) const;
+  // The receiver copied a shared message out of its sender's slot: one reader fewer.
+  void release_slot(int from, int slot) const;
   static constexpr std::size_t kLine = 64;
 
   ShmFabric() = default;
@@ -221,9 +248,11 @@ class ShmFabric {
   void poll(int from, int cls);
   // The next message in `ring` (a ring to us), if it has arrived; its cell stays taken until
   // free_cell. Updates the lane's current context when the message carries a new one.
-  static bool arrived(const std::byte* ring, Lane& lane, const Geometry& g, Incoming& in);
-  // That message was taken: its cell is free again.
-  void free_cell(std::byte* ring, Lane& lane);
+  // A reference to shared data comes out as that data (resolve_reference).
+  bool arrived(int from, const std::byte* ring, Lane& lane, const Geometry& g, Incoming& in) const;
+  // That message from `from` was taken: its cell is free again, and so is its slot once every
+  // reader of it took it.
+  void free_cell(int from, std::byte* ring, Lane& lane, const Incoming& in);
   // A message nobody has asked for yet, kept until a receive matches it.
   static void keep_aside(Peer& p, int cls, const Incoming& in);
   // `more`: a stream that was still going on at `got` bytes.
@@ -270,6 +299,8 @@ class ShmFabric {
   unsigned idle_polls_ = 0;
   unsigned polls_ = 0;
   std::size_t queued_ = 0;
+  int next_slot_ = 0;                  // of our shared area, the first reserve_slot() tries
+  std::size_t slot_filled_[kSlots] = {};  // bytes of its message copied into each slot
   std::vector<int> local_of_world_;
   std::vector<int> world_of_local_;
   std::vector<Peer> peers_;
