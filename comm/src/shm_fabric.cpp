@@ -262,8 +262,7 @@ bool ShmFabric::take_piece(ShmOp* op, const std::byte* payload, std::size_t byte
   if (bytes > left || more != (bytes < left)) {
     size_mismatch(op->offset + bytes, op->bytes, more);
   }
-  if (op->offset == 0 && in != nullptr && in->alone && in->shared_slot < 0 &&
-      op->bytes > large_ring_holds() &&
+  if (op->offset == 0 && in != nullptr && in->alone && op->bytes > kMaxBytes &&
       stores_ == StoreSetting::automatic) {
     op->started = ticks();  // a long stream whose receiver waited: priced
     op->streaming = in->streaming;

@@ -9,8 +9,8 @@
 // arrives before its receive is posted is kept aside (unexpected) until it is. A message above
 // one cell (kMaxBytes) and up to stream_limit() goes as a stream of cell-sized pieces through
 // the large ring, the receiver copying each out while the sender fills the next
-// (stream_transfer.cpp; above what the ring holds, with cached or non-temporal stores, whichever
-// the receiver found cheaper). Larger ones do not come here: the channel sends them through MPI,
+// (stream_transfer.cpp; with cached or non-temporal stores, whichever the receiver found
+// cheaper). Larger ones do not come here: the channel sends them through MPI,
 // or, when the schedule has the sender copy, the fabric pushes them (push_transfer.cpp): only their
 // two control messages use the rings. Both sides classify a transfer by its size, which they
 // always agree on.
@@ -67,8 +67,8 @@ struct ShmOp {
   std::byte* buffer = nullptr;
   std::size_t buffer_bytes = 0;
   std::uint64_t control[2] = {};
-  // A stream above the large ring: a send's pieces go by non-temporal stores; a receive's came
-  // so (its first piece said). And for a receive, ticks() at its first piece when no later piece
+  // A stream whose pieces go by non-temporal stores (a send's), or came so (a receive's: its
+  // first piece said). And for a receive, ticks() at its first piece when no later piece
   // had come yet (its receiver waited, so the time to its last is the transfer's), else 0.
   bool streaming = false;
   std::uint64_t started = 0;
@@ -114,7 +114,7 @@ class ShmFabric {
   std::size_t push_above() const { return std::min(stream_limit_, large_ring_holds()); }
   // CCL_STREAM_MAX in bytes, all of them when unset; nullopt when it is not a number.
   static std::optional<unsigned long long> stream_max_setting();
-  // CCL_STREAM_NT: how a stream above the large ring fills the ring (stream_transfer.cpp):
+  // CCL_STREAM_NT: how a stream fills the large ring (stream_transfer.cpp):
   // automatic when unset or "auto" (each receiver prices both ways per sender), with cached
   // stores ("0") or with non-temporal ones ("1"); nullopt for anything else.
   enum class StoreSetting { cached, streaming, automatic };
@@ -181,9 +181,8 @@ class ShmFabric {
     std::byte* in[kClasses] = {};   // its rings to us
     std::vector<ShmOp*> posted;     // receives from this peer, in posting order
     std::deque<Unexpected> unexpected;
-    // Streams from this peer above the large ring, each way (cached stores, non-temporal ones):
-    // the ticks per byte of the last few; and how many streams to it went above the large ring
-    // (stream_transfer.cpp).
+    // Streams from this peer, each way (cached stores, non-temporal ones): the ticks per byte
+    // of the last few; and how many streams went to it (stream_transfer.cpp).
     struct Prices {
       double last[4] = {};
       std::uint32_t count = 0;
@@ -239,11 +238,14 @@ class ShmFabric {
   // room. True once all of it is in.
   bool push_op(ShmOp* op);
   bool push_pieces(ShmOp* op);  // stream_transfer.cpp
-  // stream_transfer.cpp: whether the next stream above the large ring to `p` goes by
+  // stream_transfer.cpp: whether the next stream to `p` goes by
   // non-temporal stores; and the price of one received from `p` (ticks from its first byte to
   // its last; priced only under CCL_STREAM_NT=auto), which updates the way this rank
   // asks `p` to send.
   bool streaming_next(Peer& p);
+  // Whether a shared send to ops' receivers fills its slot by non-temporal stores: as most of
+  // them ask (each receiver's way for streams from us), with the same exploration.
+  bool streaming_for(ShmOp* const* ops, std::size_t n);
   void price_long_stream(Peer& p, bool streaming, std::uint64_t ticks, std::size_t bytes);
   void poll(int from, int cls);
   // The next message in `ring` (a ring to us), if it has arrived; its cell stays taken until

@@ -21,8 +21,11 @@
 // sockets (~290 ns), keeping a job mostly in one placement. A 256 KiB scatter on 2 ranks took
 // 29-35 us on one socket with cached stores and 40-47 with non-temporal ones (the receiver then
 // reads memory), but 64-86 across sockets cached and 43-47 non-temporal (a bcast, whose source
-// lines are themselves dirty: 55-80 against 29-36; Open MPI's scatter, through CMA, 37-47). So
-// a stream that does not fit in the ring goes one way or the other as its receiver asks: each
+// lines are themselves dirty: 55-80 against 29-36; Open MPI's scatter, through CMA, 37-47).
+// Streams that fit in the ring differ as much: IMB's bcast of 16, 32 and 64 KiB on 2 ranks took
+// 8.2, 16 and 32 us cached in a slow placement (coll/sm's the same, tuned's CMA 3.9, 5.0, 7.3)
+// and 1.8, 3.0 and 5.5 non-temporal; in a fast one 2.2, 4.2, 8.1 cached, 1.6, 2.7, 5.1 not. So
+// every stream goes one way or the other as its receiver asks: each
 // receiver prices both ways per sender, in ticks per byte from the first piece to the last,
 // counted only when the first piece arrived alone (the receiver waited, so the time is the whole
 // pipeline's); keeps the last four prices of each way (the two take turns until each has two:
@@ -66,7 +69,7 @@ std::atomic_ref<std::uint64_t> streaming_wanted(std::byte* ring) {
 
 bool ShmFabric::push_pieces(ShmOp* op) {
   // Every piece goes through the large ring, the last one too.
-  if (op->offset == 0 && op->bytes > large_ring_holds()) {
+  if (op->offset == 0 && op->bytes > kMaxBytes) {
     op->streaming = streaming_next(peers_[static_cast<std::size_t>(op->peer)]);
   }
   while (op->offset < op->bytes) {
@@ -95,6 +98,18 @@ bool ShmFabric::streaming_next(Peer& p) {
   if (stores_ != StoreSetting::automatic) return stores_ == StoreSetting::streaming;
   const bool wanted = streaming_wanted(p.out[kLarge]).load(std::memory_order_relaxed) != 0;
   return ++p.large_sends % kExplore == 0 ? !wanted : wanted;
+}
+
+bool ShmFabric::streaming_for(ShmOp* const* ops, std::size_t n) {
+  if (stores_ != StoreSetting::automatic) return stores_ == StoreSetting::streaming;
+  std::size_t wanting = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Peer& p = peers_[static_cast<std::size_t>(ops[i]->peer)];
+    if (streaming_wanted(p.out[kLarge]).load(std::memory_order_relaxed) != 0) ++wanting;
+  }
+  const bool wanted = 2 * wanting >= n;
+  Peer& first = peers_[static_cast<std::size_t>(ops[0]->peer)];
+  return ++first.large_sends % kExplore == 0 ? !wanted : wanted;
 }
 
 double ShmFabric::Peer::Prices::best() const {

@@ -3,8 +3,9 @@
 // every receiver. The channel takes that path for sizes of a slot and the receivers get the data;
 // a receiver expecting another size reports it while the others complete; linear bcasts of
 // awkward sizes from every root, and many in flight on two groups (slots all taken, references
-// kept aside before their receives are posted), come out right. Also run with CCL_SHM=0, where
-// the same calls go through MPI.
+// kept aside before their receives are posted), come out right. Also run with CCL_STREAM_NT=1,
+// where slots are filled by non-temporal stores, and with CCL_SHM=0, where the same calls go
+// through MPI.
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -4,7 +4,7 @@
 // their receive is posted wait aside and are reassembled; a size the receiver does not expect,
 // longer or shorter, is reported there and the group still works. Also run with
 // CCL_STREAM_MAX=8192 (tests/CMakeLists.txt), where the same transfers go through MPI or are
-// pushed, with CCL_SHM=0, and with CCL_STREAM_NT=1 and 0, where streams longer than the ring
+// pushed, with CCL_SHM=0, and with CCL_STREAM_NT=1 and 0, where streams
 // fill it by non-temporal stores or cached ones (by default each receiver asks for the cheaper).
 #include <gtest/gtest.h>
 
