@@ -47,7 +47,6 @@ namespace ccl::detail {
 namespace {
 
 constexpr std::uint64_t kSharedTag = ShmFabric::kTagLimit | (ShmFabric::kTagLimit << 1);
-constexpr std::size_t kCounterLine = 64;  // a slot's pending count has a cache line of its own
 
 // A message of one cell's size goes in one reference, as it would in one cell: its receiver may
 // take it whole (recv_now).
@@ -68,25 +67,19 @@ std::byte* ShmFabric::area(int local) const {
   return base_ + L * L * pair_bytes() + static_cast<std::size_t>(local) * area_bytes();
 }
 
-namespace {
-
-std::atomic_ref<std::uint64_t> pending(std::byte* area, int slot) {
+std::atomic_ref<std::uint64_t> ShmFabric::slot_pending(int local, int slot) const {
   return std::atomic_ref<std::uint64_t>(
-      *reinterpret_cast<std::uint64_t*>(area + static_cast<std::size_t>(slot) * kCounterLine));
+      *reinterpret_cast<std::uint64_t*>(area(local) + static_cast<std::size_t>(slot) * kLine));
 }
 
-std::byte* slot_data(std::byte* area, int slot, int slots) {
-  return area + static_cast<std::size_t>(slots) * kCounterLine +
-         static_cast<std::size_t>(slot) * ShmFabric::kSlotBytes;
+std::byte* ShmFabric::slot_data(int local, int slot) const {
+  return area(local) + kSlots * kLine + static_cast<std::size_t>(slot) * kSlotBytes;
 }
-
-}  // namespace
 
 int ShmFabric::reserve_slot(int readers) {
-  std::byte* mine = area(local_);
   for (int k = 0; k < kSlots; ++k) {
     const int slot = (next_slot_ + k) % kSlots;
-    std::atomic_ref<std::uint64_t> count = pending(mine, slot);
+    std::atomic_ref<std::uint64_t> count = slot_pending(local_, slot);
     if (count.load(std::memory_order_acquire) != 0) continue;  // still being read
     // Readers learn of the slot from the references' cell words, stored later with release.
     count.store(static_cast<std::uint64_t>(readers), std::memory_order_relaxed);
@@ -100,7 +93,7 @@ int ShmFabric::reserve_slot(int readers) {
 void ShmFabric::send_shared(ShmOp* const* ops, std::size_t n) {
   const ShmOp& first = *ops[0];
   const int slot = first.shared_slot;
-  std::byte* to = slot_data(area(local_), slot, kSlots);
+  std::byte* to = slot_data(local_, slot);
   // Cached or non-temporal stores, as most of the receivers ask (stream_transfer.cpp).
   const bool streaming = streaming_for(ops, n);
   for (std::size_t i = 0; i < n; ++i) ops[i]->streaming = streaming;
@@ -129,7 +122,7 @@ bool ShmFabric::push_reference(ShmOp* op) {
                         static_cast<std::uint32_t>(op->offset), static_cast<std::uint32_t>(piece),
                         op->streaming ? 1u : 0u};
     const bool more = op->offset + piece < op->bytes;
-    if (!push(op->peer, 2, op->context, op->tag | kSharedTag,
+    if (!push(op->peer, kLarge, op->context, op->tag | kSharedTag,
               reinterpret_cast<const std::byte*>(&ref), sizeof ref, more)) {
       return false;
     }
@@ -144,13 +137,13 @@ void ShmFabric::resolve_reference(int from, Incoming& in) const {
   std::memcpy(&ref, in.payload, sizeof ref);
   in.tag &= ~kSharedTag;
   in.shared_slot = static_cast<int>(ref.slot);
-  in.payload = slot_data(area(from), in.shared_slot, kSlots) + ref.offset;
+  in.payload = slot_data(from, in.shared_slot) + ref.offset;
   in.bytes = ref.bytes;
   in.streaming = ref.streaming != 0;
 }
 
 void ShmFabric::release_slot(int from, int slot) const {
-  pending(area(from), slot).fetch_sub(1, std::memory_order_release);
+  slot_pending(from, slot).fetch_sub(1, std::memory_order_release);
 }
 
 }  // namespace ccl::detail

@@ -36,6 +36,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -163,6 +164,7 @@ class ShmFabric {
     std::vector<std::byte> payload;
   };
   static constexpr int kClasses = 3;  // 0: tiny cells, 1: small cells, 2: large cells
+  static constexpr int kLarge = 2;    // the ring class of streams and shared references
   static int size_class(std::size_t bytes) {
     return bytes <= kTinyBytes ? 0 : bytes <= kSmallBytes ? 1 : 2;
   }
@@ -216,6 +218,9 @@ class ShmFabric {
   static constexpr int kSlots = 4;  // of each rank's shared area
   static constexpr std::size_t area_bytes() { return kSlots * (kLine + kSlotBytes); }
   std::byte* area(int local) const;  // the shared area of a node-local rank
+  // In a rank's area: a slot's pending count (a cache line of its own), and its data.
+  std::atomic_ref<std::uint64_t> slot_pending(int local, int slot) const;
+  std::byte* slot_data(int local, int slot) const;
   // A shared send's references to what its slot holds so far; true once all of it went.
   bool push_reference(ShmOp* op);
   void push_queued();  // queued sends into their rings while there is room
@@ -238,13 +243,10 @@ class ShmFabric {
   // room. True once all of it is in.
   bool push_op(ShmOp* op);
   bool push_pieces(ShmOp* op);  // stream_transfer.cpp
-  // stream_transfer.cpp: whether the next stream to `p` goes by
-  // non-temporal stores; and the price of one received from `p` (ticks from its first byte to
-  // its last; priced only under CCL_STREAM_NT=auto), which updates the way this rank
-  // asks `p` to send.
-  bool streaming_next(Peer& p);
-  // Whether a shared send to ops' receivers fills its slot by non-temporal stores: as most of
-  // them ask (each receiver's way for streams from us), with the same exploration.
+  // stream_transfer.cpp: whether the next stream to ops' receivers (one, or a shared send's)
+  // goes by non-temporal stores, as most of them ask; and the price of one received from `p`
+  // (ticks from its first byte to its last; priced only under CCL_STREAM_NT=auto), which
+  // updates the way this rank asks `p` to send.
   bool streaming_for(ShmOp* const* ops, std::size_t n);
   void price_long_stream(Peer& p, bool streaming, std::uint64_t ticks, std::size_t bytes);
   void poll(int from, int cls);

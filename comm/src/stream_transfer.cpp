@@ -54,7 +54,6 @@ namespace ccl::detail {
 
 namespace {
 
-constexpr int kLarge = 2;               // the ring class streams go through
 constexpr std::uint32_t kExplore = 32;  // one long stream in this many goes the other way
 constexpr double kSwitch = 0.8;         // the other way's price, at most, to switch to it
 
@@ -70,7 +69,7 @@ std::atomic_ref<std::uint64_t> streaming_wanted(std::byte* ring) {
 bool ShmFabric::push_pieces(ShmOp* op) {
   // Every piece goes through the large ring, the last one too.
   if (op->offset == 0 && op->bytes > kMaxBytes) {
-    op->streaming = streaming_next(peers_[static_cast<std::size_t>(op->peer)]);
+    op->streaming = streaming_for(&op, 1);
   }
   while (op->offset < op->bytes) {
     const std::size_t piece = std::min(kMaxBytes, op->bytes - op->offset);
@@ -92,12 +91,6 @@ std::optional<ShmFabric::StoreSetting> ShmFabric::store_setting() {
   if (std::string(v) == "0") return StoreSetting::cached;
   if (std::string(v) == "1") return StoreSetting::streaming;
   return std::nullopt;
-}
-
-bool ShmFabric::streaming_next(Peer& p) {
-  if (stores_ != StoreSetting::automatic) return stores_ == StoreSetting::streaming;
-  const bool wanted = streaming_wanted(p.out[kLarge]).load(std::memory_order_relaxed) != 0;
-  return ++p.large_sends % kExplore == 0 ? !wanted : wanted;
 }
 
 bool ShmFabric::streaming_for(ShmOp* const* ops, std::size_t n) {
