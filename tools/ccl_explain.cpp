@@ -4,11 +4,14 @@
 //
 //   ccl-explain --coll concat --np 12 --bytes 65536 [--root R] [--elem 8]
 //               [--noncommutative] [--torus 3x2x2] [--model FILE] [--cores C] [--all]
+// --root: the root of a rooted collective (default 0); for sync, the root of a fan-out (bcast,
+// scatter) just before it, which a sync may release first (default: none).
 // --cores: the cores of the one node the np ranks run on (default: this machine's); with two or
 // more ranks to every core, selection leaves out what needs a core per member (shared_cores()).
 // --torus: the group is laid out as that torus (as grids::Torus declares it), so that the torus
 // allgathers are candidates for concat; with a model whose links run at once ("links
 // concurrent") they are weighed by their multi-port cost.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
@@ -31,7 +34,8 @@ namespace {
                "usage: ccl-explain --coll NAME --np N --bytes B [--root R] [--elem E] "
                "[--noncommutative] [--torus SHAPE] [--model FILE] [--cores C] [--all]\n"
                "  NAME: bcast reduce combine scatter gather concat index prefix shift sync\n"
-               "  B: bytes per member (the vector, or one member's block)\n",
+               "  B: bytes per member (the vector, or one member's block)\n"
+               "  R: the root (default 0); for sync, of a fan-out just before it (default none)\n",
                problem.c_str());
   std::exit(2);
 }
@@ -48,7 +52,7 @@ long number(const char* text, const std::string& flag) {
 
 int main(int argc, char** argv) {
   std::optional<ccl::CollKind> kind;
-  long np = -1, bytes = -1, root = 0, elem = 8, cores = sysconf(_SC_NPROCESSORS_ONLN);
+  long np = -1, bytes = -1, root = -1, elem = 8, cores = sysconf(_SC_NPROCESSORS_ONLN);
   bool commutative = true, all = false;
   std::string model_path, torus_text;
   for (int i = 1; i < argc; ++i) {
@@ -113,7 +117,9 @@ int main(int argc, char** argv) {
     ccl::Shape s;
     s.kind = *kind;
     s.size = static_cast<int>(np);
-    s.root = ccl::is_rooted(*kind) ? static_cast<int>(root) : 0;
+    s.root = ccl::is_rooted(*kind) ? static_cast<int>(std::max(root, 0L))
+             : *kind == ccl::CollKind::sync ? static_cast<int>(root)
+                                           : 0;
     s.elem = *kind == ccl::CollKind::sync ? 1 : static_cast<std::size_t>(elem);
     s.count = *kind == ccl::CollKind::sync ? 0 : static_cast<std::size_t>(bytes / elem);
     s.commutative = commutative;

@@ -139,7 +139,7 @@ Shape shape_of(const Call& c, int size, int rank, bool in_place, std::span<const
   s.kind = c.kind;
   s.size = size;
   s.rank = rank;
-  s.root = is_rooted(c.kind) ? c.root : 0;
+  s.root = is_rooted(c.kind) || c.kind == CollKind::sync ? c.root : 0;  // sync: its hub
   s.elem = c.elem;
   s.in_place = in_place;
   s.barrier = barrier_mode();

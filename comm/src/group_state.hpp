@@ -142,6 +142,9 @@ struct GroupState {
   std::vector<int> torus;  // the layout set_torus declared, if any
   std::uint64_t instances = 0;
   std::uint64_t persistent_bound = 0;  // persistent calls bound on the group (their numbers)
+  // The root of the group's last call when that was a fan-out, else -1: a sync next releases it
+  // first (note_call). The same on every member, which start the group's calls alike.
+  int sync_hub = -1;
   // Nonblocking collectives started on the group and not yet complete, by instance (ascending):
   // the oldest must complete before an instance a tag cycle later starts.
   std::vector<std::pair<std::uint64_t, Operation*>> in_flight;
@@ -149,6 +152,16 @@ struct GroupState {
   ScheduleCache schedules;
   ScheduleCache check_schedules;  // develop-mode exchanges: fixed algorithms, never overridden
   DirectRun direct;
+
+  // A sync between two calls of a loop (IMB's and OSU's barrier) decides who runs first after
+  // it. When the call before it was a fan-out from r, the next is likely one too: r should
+  // leave first and send at once, while its leaves wait for the data anyway (Shape::root of a
+  // sync, selection.cpp).
+  void note_call(CollKind kind, int root) {
+    const bool fan_out =
+        kind == CollKind::bcast || kind == CollKind::scatter || kind == CollKind::scatterv;
+    sync_hub = fan_out ? root : -1;
+  }
 
   void set_label(std::string text) {
     label = std::move(text);

@@ -474,13 +474,22 @@ Choice choose(const Shape& shape) {
     if (std::find(settings.begin(), settings.end(), Params{}) != settings.end()) return o->choice;
     return best_of(*o->choice.algorithm, shape, machine_model())->choice;
   }
-  std::optional<Candidate> best;
+  const MachineModel& model = machine_model();
+  std::optional<Candidate> best, staggered;  // staggered: the best that releases no two at once
   for (const Algorithm* a : catalog()) {
     if (a->kind != base_kind(shape.kind) || !considered(*a)) continue;
-    auto c = best_of(*a, shape, machine_model());
-    if (c && (!best || c->seconds < best->seconds)) best = std::move(c);
+    auto c = best_of(*a, shape, model);
+    if (!c) continue;
+    if (!a->releases_together && (!staggered || c->seconds < staggered->seconds)) staggered = c;
+    if (!best || c->seconds < best->seconds) best = std::move(c);
   }
   if (!best) throw Error("ccl: no algorithm applies to " + std::string(name(shape.kind)));
+  // A sync after a fan-out from r (Shape::root) releasing r first is worth two start-ups: r
+  // sends while its leaves are still being released, instead of all waiting for the slowest.
+  if (shape.kind == CollKind::sync && shape.root >= 0 && staggered &&
+      staggered->seconds <= best->seconds + 2 * model.alpha) {
+    return staggered->choice;
+  }
   return best->choice;
 }
 
@@ -488,6 +497,15 @@ Choice choose(const Shape& shape) {
 
 std::string selection_reason(const Shape& shape) {
   if (const Override* o = override_for(shape.kind)) return "override " + o->origin;
+  if (shape.kind == CollKind::sync && shape.root >= 0) {
+    const std::vector<Candidate> ranked = rank_candidates(shape, machine_model());
+    if (!ranked.empty() && ranked.front().choice.algorithm->releases_together &&
+        !select(shape).algorithm->releases_together) {
+      return "releases member " + std::to_string(shape.root) +
+             " first, the root of the fan-out before it (within two start-ups of the least "
+             "predicted time; model: " + machine_model().source + ")";
+    }
+  }
   return "least predicted time (model: " + machine_model().source + ")";
 }
 

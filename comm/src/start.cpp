@@ -85,10 +85,11 @@ bool returns_at_once(const Shape& s) {
 
 // A blocking call in run mode with nothing else in flight runs its schedule straight through on
 // the group's direct run: no operation, request or engine, which matters for small messages.
-bool run_direct(const Group& group, const Call& call) {
+bool run_direct(const Group& group, Call& call) {
   GroupState& g = group.state();
   if (mode() == Mode::develop || !g.process->engine->can_block()) return false;
   DirectRun& d = g.direct;
+  if (call.kind == CollKind::sync) call.root = g.sync_hub;
   const CallMemo::Found memo = d.last.find(call);
   const std::shared_ptr<const Schedule>* found = memo.schedule;
   bool at_once = memo.at_once;
@@ -98,6 +99,7 @@ bool run_direct(const Group& group, const Call& call) {
     at_once = returns_at_once(shape);
     d.last.remember(call, *found, at_once);  // (v-forms are not remembered)
   }
+  g.note_call(call.kind, call.root);
   if (at_once) return true;
   const std::uint64_t started = timing_on ? ticks() : 0;
   const Schedule& schedule = **found;
@@ -183,8 +185,10 @@ Operation* prepare(const Group& group, Call call, Request& request,
   GroupState& g = group.state();
   const int size = static_cast<int>(g.members.size());
   bool in_place = false;
+  if (call.kind == CollKind::sync) call.root = g.sync_hub;
   const std::optional<Problem> problem = check_call(call, size, g.rank, in_place);
   if (problem && mode() != Mode::develop) throw_problem(call, g, *problem);
+  if (!problem) g.note_call(call.kind, call.root);
   const Shape shape = problem ? Shape{} : shape_of(call, size, g.rank, in_place, g.torus);
   return set_up(group, std::move(call), shape, problem, request, persistent);
 }

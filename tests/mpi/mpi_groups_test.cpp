@@ -8,6 +8,7 @@
 #include <set>
 
 #include "ccl/ccl.hpp"
+#include "ccl/selection.hpp"
 
 namespace {
 
@@ -131,6 +132,37 @@ TEST(MpiGroups, UserWildcardReceiveNeverSeesCollectiveTraffic) {
   EXPECT_EQ(status.MPI_SOURCE, prev);
   EXPECT_EQ(status.MPI_TAG, 7);
   EXPECT_EQ(user_in, 1000 + prev);
+}
+
+// A blocking sync right after a fan-out from r releases r first where that costs at most two
+// start-ups more (linear through r: r sends n − 1 tokens, the others one), as on the simulator;
+// after any other call the model's choice, which shares cores as selection says.
+TEST(MpiGroups, SyncAfterFanOutReleasesItsRootFirst) {
+  const ccl::Group w = ccl::world();
+  const int n = w.size();
+  if (n == 1) GTEST_SKIP() << "a sync on one member sends nothing";
+  const ccl::MachineModel before = ccl::machine_model();
+  ccl::set_machine_model(ccl::MachineModel{2e-6, 2e-10, 1e-10, "test", {}, false});
+  int log2_ceil = 0;
+  while ((1 << log2_ceil) < n) ++log2_ceil;
+  std::vector<int> buf(4, w.rank()), out(4);
+  for (const bool fan_out : {true, false}) {
+    if (fan_out) {
+      ccl::bcast(w, buf, n - 1);
+    } else {
+      ccl::combine(w, buf, out, ccl::sum);
+    }
+    ccl::reset_statistics();
+    ccl::sync(w);
+    const bool linear = ccl::shared_cores() || (fan_out && n <= 3);
+    const int hub = fan_out ? n - 1 : 0;
+    const int tokens = !linear ? log2_ceil : w.rank() == hub ? n - 1 : 1;
+    EXPECT_EQ(ccl::statistics().of(ccl::CollKind::sync).algorithm,
+              linear ? "linear" : "dissemination");
+    EXPECT_EQ(ccl::statistics().traffic.messages, static_cast<std::uint64_t>(tokens))
+        << "after " << (fan_out ? "bcast" : "combine") << " at rank " << w.rank();
+  }
+  ccl::set_machine_model(before);
 }
 
 }  // namespace

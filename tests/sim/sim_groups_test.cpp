@@ -9,6 +9,7 @@
 
 #include "../common/collective_cases.hpp"
 #include "../common/sim_runner.hpp"
+#include "ccl/selection.hpp"
 
 namespace {
 
@@ -122,6 +123,49 @@ TEST(SimGroups, StatisticsCountRoundsMessagesBytesAndReduceWork) {
     EXPECT_EQ(t.rounds, 4u);
     EXPECT_EQ(t.bytes, 15u * 16u);
   }
+}
+
+// A sync right after a fan-out from r releases r first (linear, gathered and released by r: r
+// sends n − 1 tokens, every other member one) where that costs at most two start-ups more than
+// the model's best; after any other call, and on groups where linear costs more, the model's
+// choice (dissemination: one token per member per round).
+TEST(SimGroups, SyncAfterFanOutReleasesItsRootFirst) {
+  const ccl::MachineModel before = ccl::machine_model();
+  ccl::set_machine_model(ccl::MachineModel{2e-6, 2e-10, 1e-10, "test", {}, false});
+  for (int P : {2, 3, 8}) {
+    ccl::sim::World world(P);
+    const auto g = world.world_groups();
+    const auto sync_after = [&](auto start) {
+      std::vector<ccl::Request> req;
+      for (int r = 0; r < P; ++r) req.push_back(start(r));
+      ccl::wait_all(req);
+      world.reset_statistics();
+      req.clear();
+      for (int r = 0; r < P; ++r) req.push_back(ccl::isync(g[r]));
+      ccl::wait_all(req);
+    };
+    std::vector<std::vector<int>> buf(P, std::vector<int>(4, 1)), out = buf;
+    int log2_ceil = 0;
+    while ((1 << log2_ceil) < P) ++log2_ceil;
+    const int root = P - 1;
+    for (const auto kind : {ccl::CollKind::bcast, ccl::CollKind::combine}) {
+      sync_after([&](int r) {
+        std::vector<int>& b = buf[static_cast<std::size_t>(r)];
+        return kind == ccl::CollKind::bcast ? ccl::ibcast(g[r], b, root)
+                                            : ccl::icombine(g[r], b, out[r], ccl::sum);
+      });
+      const bool staggered = kind == ccl::CollKind::bcast && P <= 3;
+      for (int r = 0; r < P; ++r) {
+        const ccl::Statistics& s = world.statistics(r);
+        EXPECT_EQ(s.of(ccl::CollKind::sync).algorithm, staggered ? "linear" : "dissemination")
+            << P << " members after " << ccl::name(kind);
+        const int tokens = !staggered ? log2_ceil : r == root ? P - 1 : 1;
+        EXPECT_EQ(s.traffic.messages, static_cast<std::uint64_t>(tokens))
+            << P << " members, member " << r;
+      }
+    }
+  }
+  ccl::set_machine_model(before);
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ struct Shape {
   CollKind kind = CollKind::sync;
   int size = 1;
   int rank = 0;
-  int root = 0;
+  int root = 0;           // rooted kinds; sync: the member to release first, or -1 for none
   std::size_t elem = 1;   // bytes per element
   std::size_t count = 0;  // elements: of the vector (bcast, reduce, combine, prefix, shift) or of
                           // each member's block (scatter, gather, concat, index)

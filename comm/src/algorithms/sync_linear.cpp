@@ -1,13 +1,15 @@
-// Sync (barrier) through one member: everyone signals member 0, which waits for all and then
-// releases everyone. Its critical path (2·(n − 1) tokens through member 0's port) is far longer
-// than dissemination's ⌈log2 n⌉, but every other member sends one message and waits once. With
-// more ranks than cores, where a member waiting in each of log n rounds needs a core each time,
-// that is what counts (Open MPI's default barrier on small groups is this one too).
+// Sync (barrier) through one member, the hub: everyone signals the hub, which waits for all and
+// then releases everyone. Its critical path (2·(n − 1) tokens through the hub's port) is far
+// longer than dissemination's ⌈log2 n⌉, but every other member sends one message and waits once.
+// With more ranks than cores, where a member waiting in each of log n rounds needs a core each
+// time, that is what counts (Open MPI's default barrier on small groups is this one too). The
+// hub is the shape's root: the root of the fan-out just before (GroupState::note_call), which so
+// leaves first and sends while its leaves are still being released; else member 0.
 //
-// Cost for n members: C1 = 2·(n − 1), C2 = C3 = 0 (member 0 takes n − 1 tokens one at a time,
+// Cost for n members: C1 = 2·(n − 1), C2 = C3 = 0 (the hub takes n − 1 tokens one at a time,
 // then sends n − 1).
 //
-//   n = 4:   1→0  2→0  3→0   then   0→1  0→2  0→3
+//   n = 4, hub 0:   1→0  2→0  3→0   then   0→1  0→2  0→3
 #include "common.hpp"
 
 namespace ccl::algorithms {
@@ -16,13 +18,14 @@ namespace {
 
 Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("linear");
-  if (s.rank == 0) {
-    for (int r = 1; r < s.size; ++r) b.recv_token(r);
+  const int hub = std::max(s.root, 0);  // the member to release first, if any
+  if (s.rank == hub) {
+    for (int i = 1; i < s.size; ++i) b.recv_token(mod(hub + i, s.size));
     b.end_round();
-    for (int r = 1; r < s.size; ++r) b.send_token(r);
+    for (int i = 1; i < s.size; ++i) b.send_token(mod(hub + i, s.size));
   } else {
-    b.send_token(0);  // report, then wait for the release
-    b.recv_token(0);
+    b.send_token(hub);  // report, then wait for the release
+    b.recv_token(hub);
   }
   return b.finish();
 }
