@@ -86,7 +86,8 @@ class Channel {
     throw Error("ccl: internal: a receive folded on a channel that does not fold");
   }
   // Sends of one buffer to several peers in one round (a bcast's root): whether the transport
-  // can copy `bytes` of it once for all of them; then send_shared sends it, a handle per peer.
+  // can copy `bytes` of it once for all of them; then send_shared sends it, a handle per peer in
+  // peer order except for those it sent on the spot (as send_now).
   virtual bool shares(std::size_t /*bytes*/) const { return false; }
   virtual void send_shared(const int* /*peers*/, std::size_t /*n*/, std::uint64_t /*tag*/,
                            const std::byte* /*data*/, std::size_t /*bytes*/, Handles& /*hs*/) {
@@ -102,6 +103,12 @@ class Channel {
   virtual void idle() {}
   // The round is over: release what the handles hold.
   virtual void end_round(Handles& hs) { hs.clear(); }
+  // A send the transport can finish on the spot (a small message copied into the peer's ring
+  // behind nothing queued): done, with no handle to wait for or release; false: post it.
+  virtual bool send_now(int /*peer*/, std::uint64_t /*tag*/, const std::byte* /*data*/,
+                        std::size_t /*bytes*/) {
+    return false;
+  }
   // A whole round of at most one send and one receive, done at once by a blocking call when
   // the transport has one cheaper than post-and-wait; false if not (then the round is posted).
   // With `fold` (only where folds() said so) the receive is folded and `in` unused.

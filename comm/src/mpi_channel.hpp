@@ -59,6 +59,10 @@ class MpiChannel final : public Channel {
   }
   void send_shared(const int* peers, std::size_t n, std::uint64_t tag, const std::byte* data,
                    std::size_t bytes, Handles& hs) override;
+  bool send_now(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes) override {
+    const int local = shm_peer(peer, bytes);
+    return local >= 0 && fabric_->send_now(local, context_, tag, data, bytes);
+  }
   bool test_all(Handles& hs) override;
   void wait_all(Handles& hs) override;
   std::vector<bool> unfinished(Handles& hs) override;
@@ -84,6 +88,7 @@ class MpiChannel final : public Channel {
   ShmFabric* fabric_;
   std::vector<int> local_;  // fabric index of each member, -1 off-node
   std::vector<ShmOp*> shared_ops_;  // send_shared's, kept for their capacity
+  std::vector<int> shared_locals_;  // send_shared's receivers' fabric indices, the same
   Pgid context_;
   // Instances before tags repeat. Reuse is safe while fewer collectives than that are in flight
   // on the group (start() sees to it): members start them in the same order, and messages from

@@ -50,6 +50,7 @@ struct Bound {
 };
 
 Persistent bind(const Group& g, Call call) {
+  if (call.kind == CollKind::sync) call.root = -1;  // rounds start in any order: no hub
   auto bound = std::make_unique<Bound>();
   bound->group = g;
   bound->shape = checked_shape(g, call);

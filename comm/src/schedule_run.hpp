@@ -84,6 +84,8 @@ class ScheduleRun final : public Stage {
   bool folded_ = false;
   Fold fold_;
   std::vector<int> shared_peers_;  // send_shared's, kept for their capacity
+  std::vector<std::uint32_t> sent_now_;  // the posted round's sends done on the spot (steps)
+  bool handles_inexact_ = false;  // some of a shared send went on the spot, some not
   Cost clock_;        // critical path up to the current round
   Cost after_sends_;  // this member's own path once the posted round's sends are out
   Cost port_start_;   // the round's clock once its local steps ran: the receive port opens

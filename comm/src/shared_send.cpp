@@ -90,28 +90,50 @@ int ShmFabric::reserve_slot(int readers) {
   return -1;
 }
 
+void ShmFabric::fill_piece(int slot, std::size_t at, const std::byte* data, std::size_t piece,
+                           bool streaming) {
+  std::byte* to = slot_data(local_, slot) + at;
+  if (streaming) {
+    copy_streaming(to, data, piece);
+    streaming_fence();  // the piece before the references that publish it
+  } else {
+    copy_bytes(to, data, piece);
+  }
+  slot_filled_[slot] = at + piece;
+}
+
 void ShmFabric::send_shared(ShmOp* const* ops, std::size_t n) {
   const ShmOp& first = *ops[0];
   const int slot = first.shared_slot;
-  std::byte* to = slot_data(local_, slot);
   // Cached or non-temporal stores, as most of the receivers ask (stream_transfer.cpp).
-  const bool streaming = streaming_for(ops, n);
+  shared_locals_.clear();
+  for (std::size_t i = 0; i < n; ++i) shared_locals_.push_back(ops[i]->peer);
+  const bool streaming = streaming_for(shared_locals_.data(), n);
   for (std::size_t i = 0; i < n; ++i) ops[i]->streaming = streaming;
   for (std::size_t at = 0; at < first.bytes; at += kPiece) {
-    const std::size_t piece = std::min(kPiece, first.bytes - at);
-    if (streaming) {
-      copy_streaming(to + at, first.data + at, piece);
-      streaming_fence();  // the piece before the references that publish it
-    } else {
-      copy_bytes(to + at, first.data + at, piece);
-    }
-    slot_filled_[slot] = at + piece;
+    fill_piece(slot, at, first.data + at, std::min(kPiece, first.bytes - at), streaming);
     if (at == 0) {
       for (std::size_t i = 0; i < n; ++i) start(ops[i]);
     } else {
       push_queued();
     }
   }
+}
+
+bool ShmFabric::fill_slot(int slot, const int* locals, std::size_t n, const std::byte* data,
+                          std::size_t bytes) {
+  const bool streaming = streaming_for(locals, n);
+  fill_piece(slot, 0, data, bytes, streaming);
+  return streaming;
+}
+
+bool ShmFabric::send_reference_now(int to, const Pgid& context, std::uint64_t tag, int slot,
+                                   std::size_t bytes, bool streaming) {
+  if (!peers_[static_cast<std::size_t>(to)].lanes[kLarge].queued.empty()) return false;
+  const Reference ref{static_cast<std::uint32_t>(slot), 0, static_cast<std::uint32_t>(bytes),
+                      streaming ? 1u : 0u};
+  return push(to, kLarge, context, tag | kSharedTag, reinterpret_cast<const std::byte*>(&ref),
+              sizeof ref, false);
 }
 
 bool ShmFabric::push_reference(ShmOp* op) {

@@ -124,6 +124,7 @@ class ShmFabric {
   // into a slot of its shared area, which every receiver reads. Which sizes go so.
   static constexpr std::size_t kShareFrom = 2048;
   static constexpr std::size_t kSlotBytes = 65536;
+  static constexpr int kSlots = 4;  // of each rank's shared area
   bool shares(std::size_t bytes) const {
     return bytes >= kShareFrom && bytes <= std::min(kSlotBytes, stream_limit_);
   }
@@ -133,6 +134,14 @@ class ShmFabric {
   // Send ops[0..n) (one message, its slot in each op's shared_slot): the data goes into the
   // slot piece by piece, each piece's references out as soon as it is in.
   void send_shared(ShmOp* const* ops, std::size_t n);
+  // A message of one piece (at most kMaxBytes) for locals[0..n): copied into `slot` with the
+  // stores most of them ask for (returned: true for non-temporal ones). Then each reference goes
+  // on the spot where its ring has room (send_reference_now) or by an op whose shared_slot and
+  // streaming say so (start()).
+  bool fill_slot(int slot, const int* locals, std::size_t n, const std::byte* data,
+                 std::size_t bytes);
+  bool send_reference_now(int to, const Pgid& context, std::uint64_t tag, int slot,
+                          std::size_t bytes, bool streaming);
   // Start a pushed transfer (op->push says which side; data and bytes are the caller's buffer,
   // larger than push_above()). The target sends the source its buffer's address; the source
   // writes the data straight there (process_vm_writev) and answers with a notice of the bytes
@@ -215,7 +224,6 @@ class ShmFabric {
     bool alone = false;      // large ring: no later message had arrived behind it
     int shared_slot = -1;    // the payload is in that slot of the sender's shared area
   };
-  static constexpr int kSlots = 4;  // of each rank's shared area
   static constexpr std::size_t area_bytes() { return kSlots * (kLine + kSlotBytes); }
   std::byte* area(int local) const;  // the shared area of a node-local rank
   // In a rank's area: a slot's pending count (a cache line of its own), and its data.
@@ -223,6 +231,9 @@ class ShmFabric {
   std::byte* slot_data(int local, int slot) const;
   // A shared send's references to what its slot holds so far; true once all of it went.
   bool push_reference(ShmOp* op);
+  // Bytes [at, at + piece) of a shared message into our `slot`, as the receivers asked.
+  void fill_piece(int slot, std::size_t at, const std::byte* data, std::size_t piece,
+                  bool streaming);
   void push_queued();  // queued sends into their rings while there is room
   // A reference that arrived from `from`: `in` now describes the data in the slot.
   void resolve_reference(int from, Incoming& in) const;
@@ -243,11 +254,11 @@ class ShmFabric {
   // room. True once all of it is in.
   bool push_op(ShmOp* op);
   bool push_pieces(ShmOp* op);  // stream_transfer.cpp
-  // stream_transfer.cpp: whether the next stream to ops' receivers (one, or a shared send's)
+  // stream_transfer.cpp: whether the next stream to these receivers (one, or a shared send's)
   // goes by non-temporal stores, as most of them ask; and the price of one received from `p`
   // (ticks from its first byte to its last; priced only under CCL_STREAM_NT=auto), which
   // updates the way this rank asks `p` to send.
-  bool streaming_for(ShmOp* const* ops, std::size_t n);
+  bool streaming_for(const int* locals, std::size_t n);
   void price_long_stream(Peer& p, bool streaming, std::uint64_t ticks, std::size_t bytes);
   void poll(int from, int cls);
   // The next message in `ring` (a ring to us), if it has arrived; its cell stays taken until
@@ -305,6 +316,7 @@ class ShmFabric {
   std::size_t queued_ = 0;
   int next_slot_ = 0;                  // of our shared area, the first reserve_slot() tries
   std::size_t slot_filled_[kSlots] = {};  // bytes of its message copied into each slot
+  std::vector<int> shared_locals_;        // send_shared's receivers, kept for their capacity
   std::vector<int> local_of_world_;
   std::vector<int> world_of_local_;
   std::vector<Peer> peers_;

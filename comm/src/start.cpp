@@ -185,10 +185,12 @@ Operation* prepare(const Group& group, Call call, Request& request,
   GroupState& g = group.state();
   const int size = static_cast<int>(g.members.size());
   bool in_place = false;
-  if (call.kind == CollKind::sync) call.root = g.sync_hub;
+  // Rounds of persistent calls may start in any order on each member: only calls members start
+  // in one order carry or note the member a sync releases first.
+  if (call.kind == CollKind::sync) call.root = persistent ? -1 : g.sync_hub;
   const std::optional<Problem> problem = check_call(call, size, g.rank, in_place);
   if (problem && mode() != Mode::develop) throw_problem(call, g, *problem);
-  if (!problem) g.note_call(call.kind, call.root);
+  if (!problem && !persistent) g.note_call(call.kind, call.root);
   const Shape shape = problem ? Shape{} : shape_of(call, size, g.rank, in_place, g.torus);
   return set_up(group, std::move(call), shape, problem, request, persistent);
 }

@@ -69,7 +69,7 @@ std::atomic_ref<std::uint64_t> streaming_wanted(std::byte* ring) {
 bool ShmFabric::push_pieces(ShmOp* op) {
   // Every piece goes through the large ring, the last one too.
   if (op->offset == 0 && op->bytes > kMaxBytes) {
-    op->streaming = streaming_for(&op, 1);
+    op->streaming = streaming_for(&op->peer, 1);
   }
   while (op->offset < op->bytes) {
     const std::size_t piece = std::min(kMaxBytes, op->bytes - op->offset);
@@ -93,15 +93,15 @@ std::optional<ShmFabric::StoreSetting> ShmFabric::store_setting() {
   return std::nullopt;
 }
 
-bool ShmFabric::streaming_for(ShmOp* const* ops, std::size_t n) {
+bool ShmFabric::streaming_for(const int* locals, std::size_t n) {
   if (stores_ != StoreSetting::automatic) return stores_ == StoreSetting::streaming;
   std::size_t wanting = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const Peer& p = peers_[static_cast<std::size_t>(ops[i]->peer)];
+    const Peer& p = peers_[static_cast<std::size_t>(locals[i])];
     if (streaming_wanted(p.out[kLarge]).load(std::memory_order_relaxed) != 0) ++wanting;
   }
   const bool wanted = 2 * wanting >= n;
-  Peer& first = peers_[static_cast<std::size_t>(ops[0]->peer)];
+  Peer& first = peers_[static_cast<std::size_t>(locals[0])];
   return ++first.large_sends % kExplore == 0 ? !wanted : wanted;
 }
 
