@@ -167,13 +167,13 @@ void MpiChannel::send_shared(const int* peers, std::size_t n, std::uint64_t tag,
     for (std::size_t i = 0; i < n; ++i) send(peers[i], tag, data, bytes, Cost{}, hs);
     return;
   }
+  shared_locals_.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    shared_locals_.push_back(local_[static_cast<std::size_t>(peers[i])]);
+  }
+  const bool streaming = fabric_->fill_first_piece(slot, shared_locals_.data(), n, data, bytes);
   if (bytes <= ShmFabric::kMaxBytes) {
-    // One piece: in the slot at once, and each reference sent on the spot where it can be.
-    shared_locals_.clear();
-    for (std::size_t i = 0; i < n; ++i) {
-      shared_locals_.push_back(local_[static_cast<std::size_t>(peers[i])]);
-    }
-    const bool streaming = fabric_->fill_slot(slot, shared_locals_.data(), n, data, bytes);
+    // One piece, all in the slot: each reference sent on the spot where it can be.
     for (const int local : shared_locals_) {
       if (fabric_->send_reference_now(local, context_, tag, slot, bytes, streaming)) continue;
       ShmOp* op = shm_op(true, local, tag, data, bytes);
@@ -185,9 +185,10 @@ void MpiChannel::send_shared(const int* peers, std::size_t n, std::uint64_t tag,
     return;
   }
   shared_ops_.clear();
-  for (std::size_t i = 0; i < n; ++i) {
-    ShmOp* op = shm_op(true, local_[static_cast<std::size_t>(peers[i])], tag, data, bytes);
+  for (const int local : shared_locals_) {
+    ShmOp* op = shm_op(true, local, tag, data, bytes);
     op->shared_slot = slot;
+    op->streaming = streaming;
     hs.ops.push_back(op);
     shared_ops_.push_back(op);
   }

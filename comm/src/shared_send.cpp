@@ -102,29 +102,22 @@ void ShmFabric::fill_piece(int slot, std::size_t at, const std::byte* data, std:
   slot_filled_[slot] = at + piece;
 }
 
-void ShmFabric::send_shared(ShmOp* const* ops, std::size_t n) {
-  const ShmOp& first = *ops[0];
-  const int slot = first.shared_slot;
+bool ShmFabric::fill_first_piece(int slot, const int* locals, std::size_t n,
+                                 const std::byte* data, std::size_t bytes) {
   // Cached or non-temporal stores, as most of the receivers ask (stream_transfer.cpp).
-  shared_locals_.clear();
-  for (std::size_t i = 0; i < n; ++i) shared_locals_.push_back(ops[i]->peer);
-  const bool streaming = streaming_for(shared_locals_.data(), n);
-  for (std::size_t i = 0; i < n; ++i) ops[i]->streaming = streaming;
-  for (std::size_t at = 0; at < first.bytes; at += kPiece) {
-    fill_piece(slot, at, first.data + at, std::min(kPiece, first.bytes - at), streaming);
-    if (at == 0) {
-      for (std::size_t i = 0; i < n; ++i) start(ops[i]);
-    } else {
-      push_queued();
-    }
-  }
+  const bool streaming = streaming_for(locals, n);
+  fill_piece(slot, 0, data, std::min(kPiece, bytes), streaming);
+  return streaming;
 }
 
-bool ShmFabric::fill_slot(int slot, const int* locals, std::size_t n, const std::byte* data,
-                          std::size_t bytes) {
-  const bool streaming = streaming_for(locals, n);
-  fill_piece(slot, 0, data, bytes, streaming);
-  return streaming;
+void ShmFabric::send_shared(ShmOp* const* ops, std::size_t n) {
+  const ShmOp& first = *ops[0];
+  for (std::size_t i = 0; i < n; ++i) start(ops[i]);
+  for (std::size_t at = kPiece; at < first.bytes; at += kPiece) {
+    fill_piece(first.shared_slot, at, first.data + at, std::min(kPiece, first.bytes - at),
+               first.streaming);
+    push_queued();
+  }
 }
 
 bool ShmFabric::send_reference_now(int to, const Pgid& context, std::uint64_t tag, int slot,

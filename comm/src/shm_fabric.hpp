@@ -131,15 +131,15 @@ class ShmFabric {
   // A free slot of this rank's area for a message to `readers` receivers, or -1 when all are
   // still being read (then send it to each as usual).
   int reserve_slot(int readers);
-  // Send ops[0..n) (one message, its slot in each op's shared_slot): the data goes into the
+  // The first piece (up to kMaxBytes) of a message for locals[0..n) into our `slot`, with the
+  // stores most of them ask for (returned: true for non-temporal ones). A message of one piece
+  // is then all there: each reference goes on the spot where its ring has room
+  // (send_reference_now), or by an op whose shared_slot and streaming say so (start()).
+  bool fill_first_piece(int slot, const int* locals, std::size_t n, const std::byte* data,
+                        std::size_t bytes);
+  // A longer one: start ops[0..n) (its slot and stores in each op), then fill the rest of the
   // slot piece by piece, each piece's references out as soon as it is in.
   void send_shared(ShmOp* const* ops, std::size_t n);
-  // A message of one piece (at most kMaxBytes) for locals[0..n): copied into `slot` with the
-  // stores most of them ask for (returned: true for non-temporal ones). Then each reference goes
-  // on the spot where its ring has room (send_reference_now) or by an op whose shared_slot and
-  // streaming say so (start()).
-  bool fill_slot(int slot, const int* locals, std::size_t n, const std::byte* data,
-                 std::size_t bytes);
   bool send_reference_now(int to, const Pgid& context, std::uint64_t tag, int slot,
                           std::size_t bytes, bool streaming);
   // Start a pushed transfer (op->push says which side; data and bytes are the caller's buffer,
@@ -316,7 +316,6 @@ class ShmFabric {
   std::size_t queued_ = 0;
   int next_slot_ = 0;                  // of our shared area, the first reserve_slot() tries
   std::size_t slot_filled_[kSlots] = {};  // bytes of its message copied into each slot
-  std::vector<int> shared_locals_;        // send_shared's receivers, kept for their capacity
   std::vector<int> local_of_world_;
   std::vector<int> world_of_local_;
   std::vector<Peer> peers_;
