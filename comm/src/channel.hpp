@@ -67,15 +67,18 @@ class Channel {
   // A transfer whose sender copies the data straight into the receiver's buffer (Copier::sender)
   // where the transport can; elsewhere an ordinary one. Both sides use this form for it.
   virtual void send_pushed(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-                           const Cost& stamp, Handles& hs) {
+                           bool /*exchange*/, const Cost& stamp, Handles& hs) {
     send(peer, tag, data, bytes, stamp, hs);
   }
   virtual void recv_pushed(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
-                           Handles& hs) {
+                           bool /*exchange*/, Handles& hs) {
     recv(peer, tag, data, bytes, hs);
   }
-  // Whether such a transfer of `bytes` with `peer` is pushed (then it is posted, not exchanged).
-  virtual bool pushes(int /*peer*/, std::size_t /*bytes*/) const { return false; }
+  // Whether such a transfer of `bytes` with `peer` is pushed (then it is posted, not exchanged);
+  // `exchange`: its copier is Copier::exchange, which pushes from a smaller size.
+  virtual bool pushes(int /*peer*/, std::size_t /*bytes*/, bool /*exchange*/) const {
+    return false;
+  }
   // Whether a receive of `bytes` (elements of `elem` bytes) from `peer` can fold its data as it
   // arrives; then recv_folded, or exchange with a fold, does so.
   virtual bool folds(int /*peer*/, std::size_t /*bytes*/, std::size_t /*elem*/) const {

@@ -135,8 +135,8 @@ void MpiChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t 
 }
 
 void MpiChannel::send_pushed(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-                             const Cost& stamp, Handles& hs) {
-  if (!pushes(peer, bytes)) {
+                             bool exchange, const Cost& stamp, Handles& hs) {
+  if (!pushes(peer, bytes, exchange)) {
     send(peer, tag, data, bytes, stamp, hs);
     return;
   }
@@ -147,8 +147,8 @@ void MpiChannel::send_pushed(int peer, std::uint64_t tag, const std::byte* data,
 }
 
 void MpiChannel::recv_pushed(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
-                             Handles& hs) {
-  if (!pushes(peer, bytes)) {
+                             bool exchange, Handles& hs) {
+  if (!pushes(peer, bytes, exchange)) {
     recv(peer, tag, data, bytes, hs);
     return;
   }

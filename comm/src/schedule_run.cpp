@@ -129,8 +129,9 @@ bool ScheduleRun::exchange_pair() {
   const Step* recv = plan.recv >= 0 ? &s_->steps[static_cast<std::size_t>(plan.recv)] : nullptr;
   // A pushed transfer has a handshake of its own, which only posting runs.
   auto pushed = [&](const Step* st) {
-    if (st == nullptr || st->copier != Copier::sender) return false;
-    return channel_->pushes(st->peer, st == send ? st->src.bytes : st->dst.bytes);
+    if (st == nullptr || st->copier == Copier::receiver) return false;
+    return channel_->pushes(st->peer, st == send ? st->src.bytes : st->dst.bytes,
+                            st->copier == Copier::exchange);
   };
   if (pushed(send) || pushed(recv)) return false;
   if (send != nullptr || recv != nullptr) {
@@ -191,7 +192,8 @@ void ScheduleRun::post_transfers() {
   const std::uint32_t end = s_->round_begin[round_ + 1] - s_->plans[round_].during;
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
-    const bool pushed = st.copier == Copier::sender;
+    const bool pushed = st.copier != Copier::receiver;
+    const bool exchange = st.copier == Copier::exchange;
     if (st.kind == StepKind::send && !pushed && !clocked_) {
       if (const std::uint32_t taken = send_shared(i, end); taken > 0) {
         i += taken - 1;
@@ -209,15 +211,15 @@ void ScheduleRun::post_transfers() {
     if (st.kind == StepKind::send) {
       if (clocked_) after_sends_ += Cost{1, st.src.bytes, 0};
       if (pushed) {
-        channel_->send_pushed(st.peer, tag_, binding_.at(st.src), st.src.bytes, after_sends_,
-                              handles_);
+        channel_->send_pushed(st.peer, tag_, binding_.at(st.src), st.src.bytes, exchange,
+                              after_sends_, handles_);
       } else {
         channel_->send(st.peer, tag_, binding_.at(st.src), st.src.bytes, after_sends_, handles_);
       }
       traffic_->messages += 1;
       traffic_->bytes += st.src.bytes;
     } else if (pushed) {
-      channel_->recv_pushed(st.peer, tag_, binding_.at(st.dst), st.dst.bytes, handles_);
+      channel_->recv_pushed(st.peer, tag_, binding_.at(st.dst), st.dst.bytes, exchange, handles_);
     } else if (const Fold* fold = fold_for(st)) {
       channel_->recv_folded(st.peer, tag_, st.dst.bytes, *fold, handles_);
       note_fold(st);
@@ -234,7 +236,7 @@ std::uint32_t ScheduleRun::send_shared(std::uint32_t first, std::uint32_t end) {
   if (!channel_->shares(st.src.bytes)) return 0;  // first: most sends are not shared
   std::uint32_t last = first + 1;
   while (last < end && s_->steps[last].kind == StepKind::send &&
-         s_->steps[last].copier != Copier::sender && s_->steps[last].src == st.src) {
+         s_->steps[last].copier == Copier::receiver && s_->steps[last].src == st.src) {
     ++last;
   }
   const std::uint32_t n = last - first;

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include "../common/reference.hpp"
@@ -38,12 +39,23 @@ TEST(PushedTransfers, TakenForLargeMessagesOnTheNodeUnlessSwitchedOff) {
   if (w.size() == 1) GTEST_SKIP() << "no peer";
   const ccl::detail::Channel& ch = channel_of(w);
   const int peer = (w.rank() + 1) % w.size();
-  EXPECT_FALSE(ch.pushes(peer, ccl::detail::ShmFabric::kMaxBytes)) << "a ring's message is not pushed";
-  EXPECT_FALSE(ch.pushes(peer, 2 * ccl::detail::ShmFabric::kMaxBytes)) << "a stream that fits is not pushed";
+  constexpr std::size_t kCell = ccl::detail::ShmFabric::kMaxBytes;
+  for (const bool exchange : {false, true}) {
+    EXPECT_FALSE(ch.pushes(peer, kCell, exchange)) << "a ring's message is not pushed";
+    EXPECT_FALSE(ch.pushes(peer, 2 * kCell, exchange)) << "a short stream is not pushed";
+  }
+  // Past half the rings: an exchange's message is pushed, a one-way one still streams.
+  constexpr std::size_t kHalfRing = 4 * kCell + 8;
+  EXPECT_FALSE(ch.pushes(peer, kHalfRing, false)) << "a one-way stream that fits is not pushed";
   if (push_switched_off()) {
-    EXPECT_FALSE(ch.pushes(peer, kLarge)) << "CCL_PUSH=0 did not switch pushing off";
-  } else if (!ch.pushes(peer, kLarge)) {
+    EXPECT_FALSE(ch.pushes(peer, kLarge, false)) << "CCL_PUSH=0 did not switch pushing off";
+    EXPECT_FALSE(ch.pushes(peer, kHalfRing, true)) << "CCL_PUSH=0 did not switch pushing off";
+  } else if (!ch.pushes(peer, kLarge, false)) {
     GTEST_SKIP() << "this node's ranks cannot write into one another's memory (cross-memory attach)";
+  } else {
+    // Only where every rank has a core (here all ranks share one node).
+    const bool own_cores = w.size() <= sysconf(_SC_NPROCESSORS_ONLN);
+    EXPECT_EQ(ch.pushes(peer, kHalfRing, true), own_cores) << "an exchange past half the rings";
   }
 }
 
@@ -154,12 +166,12 @@ std::string push_between_first_two(std::size_t sent, std::size_t expected, std::
   ccl::detail::Handles hs;
   std::string error;
   if (w.rank() == 0) {
-    ch.send_pushed(1, tag, data.data(), sent, {}, hs);
+    ch.send_pushed(1, tag, data.data(), sent, false, {}, hs);
     ch.wait_all(hs);
     ch.end_round(hs);
   } else if (w.rank() == 1) {
     try {
-      ch.recv_pushed(0, tag, into != nullptr ? into : data.data(), expected, hs);
+      ch.recv_pushed(0, tag, into != nullptr ? into : data.data(), expected, false, hs);
       ch.wait_all(hs);
     } catch (const ccl::Error& e) {
       error = e.what();
@@ -172,7 +184,7 @@ std::string push_between_first_two(std::size_t sent, std::size_t expected, std::
 
 TEST(PushedTransfers, ASizeTheReceiverDoesNotExpectIsReportedThere) {
   const ccl::Group w = ccl::world();
-  if (w.size() == 1 || !channel_of(w).pushes((w.rank() + 1) % w.size(), kLarge)) GTEST_SKIP() << "no pushing";
+  if (w.size() == 1 || !channel_of(w).pushes((w.rank() + 1) % w.size(), kLarge, false)) GTEST_SKIP() << "no pushing";
   const std::string longer = push_between_first_two(160000, 120000, nullptr);
   const std::string shorter = push_between_first_two(120000, 160000, nullptr);
   if (w.rank() == 1) {
@@ -183,7 +195,7 @@ TEST(PushedTransfers, ASizeTheReceiverDoesNotExpectIsReportedThere) {
 
 TEST(PushedTransfers, AWriteThatFailsIsReportedByTheReceiver) {
   const ccl::Group w = ccl::world();
-  if (w.size() == 1 || !channel_of(w).pushes((w.rank() + 1) % w.size(), kLarge)) GTEST_SKIP() << "no pushing";
+  if (w.size() == 1 || !channel_of(w).pushes((w.rank() + 1) % w.size(), kLarge, false)) GTEST_SKIP() << "no pushing";
   // An address no process has mapped: the sender's process_vm_writev fails (EFAULT).
   auto* nowhere = reinterpret_cast<std::byte*>(std::uintptr_t{4096});
   const std::string error = push_between_first_two(kLarge, kLarge, nowhere);

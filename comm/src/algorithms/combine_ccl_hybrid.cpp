@@ -79,15 +79,15 @@ Schedule build(const Shape& s, const Params& params) {
       const auto [lo, hi] = rg[static_cast<std::size_t>(j)];
       const auto [klo, khi] = rg[static_cast<std::size_t>(j) + 1];
       const int olo = klo == lo ? khi : lo, ohi = klo == lo ? hi : klo;  // the half given away
-      b.send(member_of(l, partner), piece_range(olo, ohi), Copier::sender);
-      b.recv(member_of(l, partner), incoming.sub(0, pc.span(klo, khi)), Copier::sender);
+      b.send(member_of(l, partner), piece_range(olo, ohi), Copier::exchange);
+      b.recv(member_of(l, partner), incoming.sub(0, pc.span(klo, khi)), Copier::exchange);
       b.reduce(incoming.sub(0, pc.span(klo, khi)), piece_range(klo, khi), partner < survivor);
     }
     const auto [plo, phi] = rg.back();
     for (int j = k; j < l.levels; ++j) {  // recursive doubling on the piece
       const int partner = survivor ^ (1 << j);
-      b.send(member_of(l, partner), piece_range(plo, phi), Copier::sender);
-      b.recv(member_of(l, partner), incoming.sub(0, pc.span(plo, phi)), Copier::sender);
+      b.send(member_of(l, partner), piece_range(plo, phi), Copier::exchange);
+      b.recv(member_of(l, partner), incoming.sub(0, pc.span(plo, phi)), Copier::exchange);
       b.reduce(incoming.sub(0, pc.span(plo, phi)), piece_range(plo, phi), partner < survivor);
     }
     b.end_round();
@@ -96,8 +96,8 @@ Schedule build(const Shape& s, const Params& params) {
       const auto [lo, hi] = rg[static_cast<std::size_t>(j)];
       const auto [klo, khi] = rg[static_cast<std::size_t>(j) + 1];
       const int olo = klo == lo ? khi : lo, ohi = klo == lo ? hi : klo;
-      b.send(member_of(l, partner), piece_range(klo, khi), Copier::sender);
-      b.recv(member_of(l, partner), piece_range(olo, ohi), Copier::sender);
+      b.send(member_of(l, partner), piece_range(klo, khi), Copier::exchange);
+      b.recv(member_of(l, partner), piece_range(olo, ohi), Copier::exchange);
       b.end_round();
     }
   }

@@ -53,8 +53,8 @@ Schedule build(const Shape& s, const Params&) {
     for (int mask = 1; mask < p; mask <<= 1) {
       const int partner = survivor ^ mask;
       const int peer = partner < rem ? partner * 2 + 1 : partner + rem;
-      b.send(peer, partial, Copier::sender);
-      b.recv(peer, incoming, Copier::sender);
+      b.send(peer, partial, Copier::exchange);
+      b.recv(peer, incoming, Copier::exchange);
       fold(partner < survivor);
     }
     if (!(partial == acc)) b.copy(partial, acc);  // a lone member

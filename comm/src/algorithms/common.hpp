@@ -102,8 +102,8 @@ inline Schedule build_index_direct(ScheduleBuilder& b, const Shape& s, bool roun
   }
   for (int k = 1; k < n; ++k) {
     const int to = mod(r + k, n), from = mod(r - k, n);
-    b.send(to, src.sub(out.offset(to), out.bytes(to)), Copier::sender);
-    b.recv(from, Slice{Buffer::recv, in.offset(from), in.bytes(from)}, Copier::sender);
+    b.send(to, src.sub(out.offset(to), out.bytes(to)), Copier::exchange);
+    b.recv(from, Slice{Buffer::recv, in.offset(from), in.bytes(from)}, Copier::exchange);
     if (round_per_step && k + 1 < n) b.end_round();
   }
   // The own block, while the (last) round's transfers are in flight.

@@ -23,8 +23,8 @@ Schedule build(const Shape& s, const Params&) {
   const Slice own{Buffer::send, 0, blocks.bytes(r)};
   for (int k = 1; k < n; ++k) {
     const int from = mod(r - k, n);
-    b.send(mod(r + k, n), own, Copier::sender);
-    b.recv(from, Slice{Buffer::recv, blocks.offset(from), blocks.bytes(from)}, Copier::sender);
+    b.send(mod(r + k, n), own, Copier::exchange);
+    b.recv(from, Slice{Buffer::recv, blocks.offset(from), blocks.bytes(from)}, Copier::exchange);
   }
   b.copy_during(own, Slice{Buffer::recv, blocks.offset(r), blocks.bytes(r)});
   return b.finish();

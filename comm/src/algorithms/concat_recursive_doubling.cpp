@@ -25,8 +25,8 @@ Schedule build(const Shape& s, const Params&) {
     const int partner = r ^ dist;
     const int mine = r & ~(dist - 1), theirs = partner & ~(dist - 1);
     // The first step sends the own block from where it is and copies it into place meanwhile.
-    b.send(partner, dist == 1 ? own : run(mine, dist), Copier::sender);
-    b.recv(partner, run(theirs, dist), Copier::sender);
+    b.send(partner, dist == 1 ? own : run(mine, dist), Copier::exchange);
+    b.recv(partner, run(theirs, dist), Copier::exchange);
     if (dist == 1) b.copy_during(own, run(r, 1));
     b.end_round();
   }

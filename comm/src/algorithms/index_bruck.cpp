@@ -41,8 +41,8 @@ Schedule build(const Shape& s, const Params& p) {
       const std::vector<int> d = moved(n, r, power, z);
       for (std::size_t j = 0; j < d.size(); ++j) b.copy(block(work, d[j]), block(pack, static_cast<int>(j)));
       const std::size_t bytes = d.size() * bb;
-      b.send(mod(me + z * power, n), pack.sub(0, bytes), Copier::sender);
-      b.recv(mod(me - z * power, n), unpack.sub(0, bytes), Copier::sender);
+      b.send(mod(me + z * power, n), pack.sub(0, bytes), Copier::exchange);
+      b.recv(mod(me - z * power, n), unpack.sub(0, bytes), Copier::exchange);
       for (std::size_t j = 0; j < d.size(); ++j) b.copy(block(unpack, static_cast<int>(j)), block(work, d[j]));
     }
   }

@@ -28,8 +28,8 @@ Schedule build(const Shape& s, const Params&) {
   for (int mask = 1; mask < n; mask <<= 1) {
     const int partner = r ^ mask;
     if (partner >= n) continue;
-    b.send(partner, partial, Copier::sender);
-    b.recv(partner, incoming, Copier::sender);
+    b.send(partner, partial, Copier::exchange);
+    b.recv(partner, incoming, Copier::exchange);
     if (partner < r) {
       b.reduce(incoming, result, true);
       b.reduce(incoming, partial, true);

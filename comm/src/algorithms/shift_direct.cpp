@@ -27,8 +27,8 @@ Schedule build(const Shape& s, const Params&) {
     b.copy(src, copy);
     src = copy;
   }
-  b.send(mod(s.rank + d, n), src, Copier::sender);
-  b.recv(mod(s.rank - d, n), dst, Copier::sender);
+  b.send(mod(s.rank + d, n), src, Copier::exchange);
+  b.recv(mod(s.rank - d, n), dst, Copier::exchange);
   return b.finish();
 }
 

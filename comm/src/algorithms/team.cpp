@@ -232,8 +232,8 @@ void emit_ring_collect(ScheduleBuilder& b, const Team& t, Slice data, const Piec
   for (int s = 0; s + 1 < d; ++s) {
     const int out = mod(i - s, d), in = mod(i - s - 1, d);
     b.send(t.rank(mod(i + 1, d)), s == 0 && own ? *own : data.sub(p.begin(out), p.bytes(out)),
-           Copier::sender);
-    b.recv(t.rank(mod(i - 1, d)), data.sub(p.begin(in), p.bytes(in)), Copier::sender);
+           Copier::exchange);
+    b.recv(t.rank(mod(i - 1, d)), data.sub(p.begin(in), p.bytes(in)), Copier::exchange);
     // The own piece, sent from where it is, is copied into place while the first step runs.
     if (s == 0 && own) b.copy_during(*own, data.sub(p.begin(i), p.bytes(i)));
     b.end_round();
@@ -268,8 +268,8 @@ void emit_ring_reduce_scatter(ScheduleBuilder& b, const Team& t, Slice data, con
     const Slice piece = data.sub(p.begin(out), p.bytes(out));
     if (s > 0) b.reduce(incoming.sub(0, p.bytes(out)), piece, true, mine.sub(p.begin(out), p.bytes(out)));
     b.send(t.rank(mod(i + 1, d)), s > 0 ? piece : mine.sub(p.begin(out), p.bytes(out)),
-           Copier::sender);
-    b.recv(t.rank(mod(i - 1, d)), incoming.sub(0, p.bytes(in)), Copier::sender);
+           Copier::exchange);
+    b.recv(t.rank(mod(i - 1, d)), incoming.sub(0, p.bytes(in)), Copier::exchange);
   }
   if (d > 1) {
     b.reduce(incoming.sub(0, p.bytes(i)), data.sub(p.begin(i), p.bytes(i)), true,
@@ -360,8 +360,8 @@ void emit_rd_allreduce(ScheduleBuilder& b, const Team& t, Slice data, Slice inco
     for (int mask = 1; mask < p; mask <<= 1) {
       const int partner = survivor ^ mask;
       const int peer = partner < rem ? partner * 2 + 1 : partner + rem;
-      b.send(t.rank(peer), data, Copier::sender);
-      b.recv(t.rank(peer), incoming, Copier::sender);
+      b.send(t.rank(peer), data, Copier::exchange);
+      b.recv(t.rank(peer), incoming, Copier::exchange);
       b.reduce(incoming, data, partner < survivor);
     }
   }
