@@ -238,7 +238,8 @@ void ShmFabric::start(ShmOp* op) {
 bool ShmFabric::push_op(ShmOp* op) {
   if (op->shared_slot >= 0) return push_reference(op);
   if (op->bytes > kMaxBytes) return push_pieces(op);
-  return push(op->peer, size_class(op->bytes), op->context, op->tag, op->data, op->bytes, false);
+  return push(op->peer, size_class(op->bytes), op->context, op->tag, op->data, op->bytes, false,
+              single_cell_copy(op->bytes));
 }
 
 bool ShmFabric::take_unexpected(Peer& p, ShmOp* op) {
@@ -323,7 +324,8 @@ bool ShmFabric::send_now(int to, const Pgid& context, std::uint64_t tag, const s
   if (bytes > kMaxBytes) return false;  // a stream may need the receiver to drain the ring
   const int cls = size_class(bytes);
   const Lane& lane = peers_[static_cast<std::size_t>(to)].lanes[cls];
-  return lane.queued.empty() && push(to, cls, context, tag, data, bytes, false);
+  return lane.queued.empty() &&
+         push(to, cls, context, tag, data, bytes, false, single_cell_copy(bytes));
 }
 
 bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::byte* data,

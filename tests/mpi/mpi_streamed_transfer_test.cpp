@@ -5,7 +5,8 @@
 // longer or shorter, is reported there and the group still works. Also run with
 // CCL_STREAM_MAX=8192 (tests/CMakeLists.txt), where the same transfers go through MPI or are
 // pushed, with CCL_SHM=0, and with CCL_STREAM_NT=1 and 0, where streams
-// fill it by non-temporal stores or cached ones (by default each receiver asks for the cheaper).
+// fill it by non-temporal stores or cached ones (by default each receiver asks for the cheaper;
+// single cells of 6-8 KiB go by non-temporal stores unless it is 0).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -46,8 +47,13 @@ std::vector<std::byte> pattern(int member, std::size_t bytes, int salt) {
   return v;
 }
 
-// Bytes around the piece (8 KiB) and the ring (8 pieces) sizes, and beyond.
-constexpr std::size_t kSizes[] = {ShmFabric::kMaxBytes + 1,
+// Bytes around the piece (8 KiB) and the ring (8 pieces) sizes, and beyond; and single cells
+// around where they are filled by non-temporal stores (ShmFabric::kStreamedCellFrom).
+constexpr std::size_t kSizes[] = {ShmFabric::kStreamedCellFrom - 1,
+                                  ShmFabric::kStreamedCellFrom,
+                                  ShmFabric::kMaxBytes - 3,
+                                  ShmFabric::kMaxBytes,
+                                  ShmFabric::kMaxBytes + 1,
                                   2 * ShmFabric::kMaxBytes,
                                   8 * ShmFabric::kMaxBytes - 1,
                                   8 * ShmFabric::kMaxBytes + 1,
