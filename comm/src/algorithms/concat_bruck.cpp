@@ -30,7 +30,8 @@ Schedule build(const Shape& s, const Params&) {
   const Slice own{Buffer::send, 0, abs.bytes(r)};
   for (int dist = 1; dist < n; dist <<= 1) {
     const int len = std::min(dist, n - dist);
-    b.send(mod(r - dist, n), dist == 1 ? own : work.sub(0, abs.cyclic_bytes(r, len)), Copier::exchange);
+    b.send(mod(r - dist, n), dist == 1 ? own : work.sub(0, abs.cyclic_bytes(r, len)),
+           Copier::exchange);
     b.recv(mod(r + dist, n),
            work.sub(abs.cyclic_bytes(r, dist), abs.cyclic_bytes(mod(r + dist, n), len)),
            Copier::exchange);
