@@ -64,8 +64,9 @@ class Channel {
                     const Cost& stamp, Handles& hs) = 0;
   virtual void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
                     Handles& hs) = 0;
-  // A transfer whose sender copies the data straight into the receiver's buffer (Copier::sender)
-  // where the transport can; elsewhere an ordinary one. Both sides use this form for it.
+  // A transfer whose sender copies the data straight into the receiver's buffer (Copier::sender,
+  // or Copier::exchange when `exchange`) where the transport can; elsewhere an ordinary one.
+  // Both sides use this form for it.
   virtual void send_pushed(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
                            bool /*exchange*/, const Cost& stamp, Handles& hs) {
     send(peer, tag, data, bytes, stamp, hs);
