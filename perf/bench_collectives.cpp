@@ -15,7 +15,8 @@
 // the other. Results must agree (checked at one root, each into its own output buffer). With
 // --cold-cache, call i uses the i-th of as many copies of the buffers as fill 64 MiB (more than
 // this machine's last-level cache), so no call finds its data in cache. With --barrier ccl runs
-// in barrier mode (its cost: the same run without it). With --persistent ccl's persistent form
+// in barrier mode (its cost: the same run without it). Per call, each library's calls are timed
+// between its own barriers, as under IMB (--mpi-barrier: ccl's between the MPI library's too). With --persistent ccl's persistent form
 // (bound once per root, then start + wait) is also timed per call against its blocking form.
 //
 // Writes CSV (ratio = ccl time / MPI time, the model's prediction, bus bandwidth in the
@@ -24,7 +25,7 @@
 //
 //   mpirun -np 4 ccl-bench-collectives [--csv FILE] [--min-bytes N] [--max-bytes N]
 //   [--only COLL[,COLL...]] [--reps N] [--sweeps N] [--quick] [--cold-cache] [--barrier]
-//   [--persistent] [--peer NAME]
+//   [--mpi-barrier] [--persistent] [--peer NAME]
 #include <mpi.h>
 
 #include <algorithm>
@@ -110,6 +111,9 @@ int run(int argc, char** argv) {
   }
   const std::string peer = opt.peer.empty() ? kPeerMpi : opt.peer;
   if (opt.barrier) ccl::set_barrier_mode(true);
+  // Per call, each library between its own barriers (bench_common.hpp, time_each_call).
+  const std::function<void()> ccl_barrier =
+      opt.mpi_barrier ? std::function<void()>(mpi_barrier) : [&w] { ccl::sync(w); };
 
   FILE* csv = open_csv(opt.csv, "ccl-bench-collectives",
                        "collective,mpi,ranks,bytes,ccl_us,mpi_us,ratio,predicted_us,ccl_busbw_GBs,"
@@ -286,7 +290,7 @@ int run(int argc, char** argv) {
           return [&f, P, copies](int i) { f(i % P, static_cast<std::size_t>(i) % copies); };
         };
         time_each_in_turns(each(c.ccl_call), each(c.mpi_call), iters, opt.reps, res.ccl_each,
-                           res.mpi_each, res.mpi_each_again);
+                           res.mpi_each, res.mpi_each_again, ccl_barrier);
         if (opt.persistent) {
           // Persistent against blocking, per call at rotating roots, on copy 0's buffers.
           std::vector<ccl::Persistent> bound;
@@ -298,7 +302,7 @@ int run(int argc, char** argv) {
           };
           auto blocking = [&](int i) { c.ccl_call(i % P, 0); };
           time_each_in_turns(started, blocking, iters, opt.reps, res.persistent, res.blocking,
-                             res.blocking_again);
+                             res.blocking_again, ccl_barrier, ccl_barrier);
         }
         // Streams: one root; the copies still rotate.
         std::size_t call = 0;

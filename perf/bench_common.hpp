@@ -23,6 +23,7 @@ struct BenchOptions {
   bool quick = false;
   bool cold_cache = false;  // buffers taken in turn from a region larger than the last-level cache
   bool barrier = false;     // ccl in barrier mode (ccl/mode.hpp), to price it
+  bool mpi_barrier = false; // per call, ccl's calls too between the MPI library's barriers
   bool persistent = false;  // also time ccl's persistent form against its blocking one
   std::string peer;         // the peer's name in the CSV (perf/run_peers.sh: tuned, sm, mpich, ...)
 };
@@ -75,6 +76,8 @@ BenchOptions parse_bench_options(int argc, char** argv, const std::string& progr
       o.cold_cache = true;
     } else if (a == "--barrier") {
       o.barrier = true;
+    } else if (a == "--mpi-barrier") {
+      o.mpi_barrier = true;
     } else if (a == "--persistent") {
       o.persistent = true;
     } else if (a == "--peer") {
@@ -82,8 +85,8 @@ BenchOptions parse_bench_options(int argc, char** argv, const std::string& progr
     } else {
       throw std::runtime_error(program + ": unknown option '" + a +
                                "' (use --csv FILE, --min-bytes N, --max-bytes N, --only NAME,..., "
-                               "--reps N, --sweeps N, --quick, --cold-cache, --barrier, --persistent, "
-                               "--peer NAME)");
+                               "--reps N, --sweeps N, --quick, --cold-cache, --barrier, --mpi-barrier, "
+                               "--persistent, --peer NAME)");
     }
   }
   return o;
@@ -115,15 +118,20 @@ inline double time_calls(const std::function<void()>& f, int iters) {
 
 // Seconds per call as IMB and OSU time it: each call alone between barriers, so that no member
 // runs ahead into the next call; call i is f(i) (the caller rotates the root with i, as IMB does).
-// The mean over ranks of each rank's mean, and the slowest rank's mean.
+// The barrier is the timed library's own, as under IMB, where MPI_Barrier is the library's: the
+// order and skew in which members leave it are part of what its users see (coll/sm's barrier
+// on ranks sharing cores leaves members descheduled, which made the next call of any library
+// 3-8x slower). The mean over ranks of each rank's mean, and the slowest rank's mean.
 struct PerCall {
   double avg, max;
 };
-inline PerCall time_each_call(const std::function<void(int)>& f, int iters) {
+inline void mpi_barrier() { PMPI_Barrier(MPI_COMM_WORLD); }
+inline PerCall time_each_call(const std::function<void(int)>& f, int iters,
+                              const std::function<void()>& barrier = mpi_barrier) {
   f(0);
   double sum = 0;
   for (int i = 0; i < iters; ++i) {
-    PMPI_Barrier(MPI_COMM_WORLD);
+    barrier();
     const double t0 = PMPI_Wtime();
     f(i);
     sum += PMPI_Wtime() - t0;
@@ -196,13 +204,15 @@ struct PerCallSamples {
   }
 };
 
-// time_in_turns for calls timed one at a time.
+// time_in_turns for calls timed one at a time, a's between a_barrier, b's between b_barrier.
 inline void time_each_in_turns(const std::function<void(int)>& a, const std::function<void(int)>& b,
                                int iters, int reps, PerCallSamples& a_times,
-                               PerCallSamples& b_times, PerCallSamples& b_again) {
+                               PerCallSamples& b_times, PerCallSamples& b_again,
+                               const std::function<void()>& a_barrier = mpi_barrier,
+                               const std::function<void()>& b_barrier = mpi_barrier) {
   in_turns(reps, [&](int which) {
     (which == 0 ? a_times : which == 1 ? b_times : b_again)
-        .add(time_each_call(which == 0 ? a : b, iters));
+        .add(which == 0 ? time_each_call(a, iters, a_barrier) : time_each_call(b, iters, b_barrier));
   });
 }
 
