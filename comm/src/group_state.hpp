@@ -142,9 +142,12 @@ struct GroupState {
   std::vector<int> torus;  // the layout set_torus declared, if any
   std::uint64_t instances = 0;
   std::uint64_t persistent_bound = 0;  // persistent calls bound on the group (their numbers)
-  // The root of the group's last call when that was a fan-out, else -1: a sync next releases it
-  // first (note_call). The same on every member, which start the group's calls alike.
+  // The member a sync next releases first, else -1: the root of the fan-out expected next, or
+  // the member after the root of the fan-in expected next (note_call). The same on every member, which start the group's calls alike.
   int sync_hub = -1;
+  // The last rooted call's kind and root, while only syncs followed it (else last_rooted_root -1).
+  CollKind last_rooted_kind = CollKind::sync;
+  int last_rooted_root = -1;
   // Nonblocking collectives started on the group and not yet complete, by instance (ascending):
   // the oldest must complete before an instance a tag cycle later starts.
   std::vector<std::pair<std::uint64_t, Operation*>> in_flight;
@@ -154,13 +157,34 @@ struct GroupState {
   DirectRun direct;
 
   // A sync between two calls of a loop (IMB's and OSU's barrier) decides who runs first after
-  // it. When the call before it was a fan-out from r, the next is likely one too: r should
-  // leave first and send at once, while its leaves wait for the data anyway (Shape::root of a
-  // sync, selection.cpp).
+  // it. After a rooted call, the next is likely the same kind, at the root the loop's stride
+  // predicts: the same root (IMB's default) or the next (IMB's -root_shift 1, ccl-bench's
+  // rotation). Before a fan-out its root should leave first and send at once, while its leaves
+  // wait for the data anyway; before a fan-in its root last, its leaves first (the sync releases
+  // its hub first, then the members after it in turn: Shape::root of a sync, selection.cpp). A
+  // prefix flows from member 0. Only the first sync after a call uses the hub (a loop of syncs
+  // is best served by the model's choice); syncs keep the last rooted call: they are the loop's
+  // barriers.
   void note_call(CollKind kind, int root) {
+    if (kind == CollKind::sync) {
+      sync_hub = -1;
+      return;
+    }
+    const int size = static_cast<int>(members.size());
     const bool fan_out =
         kind == CollKind::bcast || kind == CollKind::scatter || kind == CollKind::scatterv;
-    sync_hub = fan_out ? root : -1;
+    const bool fan_in =
+        kind == CollKind::reduce || kind == CollKind::gather || kind == CollKind::gatherv;
+    if (!fan_out && !fan_in) {
+      sync_hub = kind == CollKind::prefix ? 0 : -1;
+      last_rooted_root = -1;
+      return;
+    }
+    const int stride = last_rooted_root >= 0 && kind == last_rooted_kind ? root - last_rooted_root : 0;
+    const int next = ((root + stride) % size + size) % size;
+    sync_hub = fan_out ? next : (next + 1) % size;
+    last_rooted_kind = kind;
+    last_rooted_root = root;
   }
 
   void set_label(std::string text) {

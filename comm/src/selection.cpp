@@ -484,8 +484,9 @@ Choice choose(const Shape& shape) {
     if (!best || c->seconds < best->seconds) best = std::move(c);
   }
   if (!best) throw Error("ccl: no algorithm applies to " + std::string(name(shape.kind)));
-  // A sync after a fan-out from r (Shape::root) releasing r first is worth two start-ups: r
-  // sends while its leaves are still being released, instead of all waiting for the slowest.
+  // A sync releasing member r first (Shape::root: the root of the fan-out expected next, or the
+  // member after a fan-in's root; GroupState::note_call) is worth two start-ups: r sends while
+  // the others are still being released, instead of all waiting for the slowest.
   if (shape.kind == CollKind::sync && shape.root >= 0 && staggered &&
       staggered->seconds <= best->seconds + 2 * model.alpha) {
     return staggered->choice;
@@ -502,8 +503,8 @@ std::string selection_reason(const Shape& shape) {
     if (!ranked.empty() && ranked.front().choice.algorithm->releases_together &&
         !select(shape).algorithm->releases_together) {
       return "releases member " + std::to_string(shape.root) +
-             " first, the root of the fan-out before it (within two start-ups of the least "
-             "predicted time; model: " + machine_model().source + ")";
+             " first, as the group's calls before predict the next (within two start-ups of the "
+             "least predicted time; model: " + machine_model().source + ")";
     }
   }
   return "least predicted time (model: " + machine_model().source + ")";

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <functional>
 #include <map>
 #include <numeric>
 #include <set>
+#include <span>
 
 #include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
@@ -134,10 +136,12 @@ TEST(MpiGroups, UserWildcardReceiveNeverSeesCollectiveTraffic) {
   EXPECT_EQ(user_in, 1000 + prev);
 }
 
-// A blocking sync right after a fan-out from r releases r first where that costs at most two
-// start-ups more (linear through r: r sends n − 1 tokens, the others one), as on the simulator;
-// after any other call the model's choice, which shares cores as selection says.
-TEST(MpiGroups, SyncAfterFanOutReleasesItsRootFirst) {
+// A blocking sync after rooted calls releases first the member their loop predicts, where that
+// costs at most two start-ups more (linear through it: it sends n − 1 tokens, the others one), as
+// on the simulator: the root of the next fan-out (same root, or the stride of the last two), the
+// member after the root of the next fan-in; after any other call the model's choice, which
+// shares cores as selection says.
+TEST(MpiGroups, SyncReleasesFirstTheMemberTheLoopPredicts) {
   const ccl::Group w = ccl::world();
   const int n = w.size();
   if (n == 1) GTEST_SKIP() << "a sync on one member sends nothing";
@@ -145,22 +149,37 @@ TEST(MpiGroups, SyncAfterFanOutReleasesItsRootFirst) {
   ccl::set_machine_model(ccl::MachineModel{2e-6, 2e-10, 1e-10, "test", {}, false});
   int log2_ceil = 0;
   while ((1 << log2_ceil) < n) ++log2_ceil;
-  std::vector<int> buf(4, w.rank()), out(4);
-  for (const bool fan_out : {true, false}) {
-    if (fan_out) {
-      ccl::bcast(w, buf, n - 1);
-    } else {
-      ccl::combine(w, buf, out, ccl::sum);
-    }
+  std::vector<int> buf(4, w.rank()), out(4), all(static_cast<std::size_t>(n));
+  struct Loop {
+    const char* calls;
+    std::function<void()> run;
+    int hub;  // -1: none
+  };
+  const std::vector<Loop> loops = {
+      {"bcast from n-1", [&] { ccl::bcast(w, buf, n - 1); }, n - 1},
+      {"bcasts from 0 then 1",
+       [&] {
+         ccl::bcast(w, buf, 0);
+         ccl::sync(w);
+         ccl::bcast(w, buf, 1 % n);
+       },
+       2 % n},
+      {"gather to 0", [&] { ccl::gather(w, std::span(buf).first(1), all, 0); }, 1 % n},
+      {"combine", [&] { ccl::combine(w, buf, out, ccl::sum); }, -1},
+  };
+  for (const Loop& loop : loops) {
+    ccl::combine(w, buf, out, ccl::sum);  // no rooted call before the loop's
+    loop.run();
     ccl::reset_statistics();
     ccl::sync(w);
-    const bool linear = ccl::shared_cores() || (fan_out && n <= 3);
-    const int hub = fan_out ? n - 1 : 0;
+    const bool linear = ccl::shared_cores() || (loop.hub >= 0 && n <= 3);
+    const int hub = std::max(loop.hub, 0);
     const int tokens = !linear ? log2_ceil : w.rank() == hub ? n - 1 : 1;
     EXPECT_EQ(ccl::statistics().of(ccl::CollKind::sync).algorithm,
-              linear ? "linear" : "dissemination");
+              linear ? "linear" : "dissemination")
+        << "after " << loop.calls;
     EXPECT_EQ(ccl::statistics().traffic.messages, static_cast<std::uint64_t>(tokens))
-        << "after " << (fan_out ? "bcast" : "combine") << " at rank " << w.rank();
+        << "after " << loop.calls << " at rank " << w.rank();
   }
   ccl::set_machine_model(before);
 }

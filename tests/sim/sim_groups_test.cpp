@@ -2,9 +2,11 @@
 // sizes), their collectives, and thousands of live groups whose PGIDs agree and never collide.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <map>
 #include <numeric>
 #include <set>
+#include <span>
 #include <algorithm>
 
 #include "../common/collective_cases.hpp"
@@ -125,43 +127,69 @@ TEST(SimGroups, StatisticsCountRoundsMessagesBytesAndReduceWork) {
   }
 }
 
-// A sync right after a fan-out from r releases r first (linear, gathered and released by r: r
+// A sync after rooted calls releases first the member their loop predicts (linear through it: it
 // sends n − 1 tokens, every other member one) where that costs at most two start-ups more than
-// the model's best; after any other call, and on groups where linear costs more, the model's
-// choice (dissemination: one token per member per round).
-TEST(SimGroups, SyncAfterFanOutReleasesItsRootFirst) {
+// the model's best: the root of the next fan-out (the same root, or the stride of the last two),
+// the member after the root of the next fan-in. After any other call, and on groups where linear
+// costs more, the model's choice (dissemination: one token per member per round).
+TEST(SimGroups, SyncReleasesFirstTheMemberTheLoopPredicts) {
   const ccl::MachineModel before = ccl::machine_model();
   ccl::set_machine_model(ccl::MachineModel{2e-6, 2e-10, 1e-10, "test", {}, false});
   for (int P : {2, 3, 8}) {
     ccl::sim::World world(P);
     const auto g = world.world_groups();
-    const auto sync_after = [&](auto start) {
+    const auto on_all = [&](auto start) {
       std::vector<ccl::Request> req;
       for (int r = 0; r < P; ++r) req.push_back(start(r));
       ccl::wait_all(req);
-      world.reset_statistics();
-      req.clear();
-      for (int r = 0; r < P; ++r) req.push_back(ccl::isync(g[r]));
-      ccl::wait_all(req);
     };
-    std::vector<std::vector<int>> buf(P, std::vector<int>(4, 1)), out = buf;
+    std::vector<std::vector<int>> buf(P, std::vector<int>(4, 1)), out = buf,
+                                  all(P, std::vector<int>(static_cast<std::size_t>(P)));
+    const auto bcast = [&](int root) {
+      on_all([&](int r) { return ccl::ibcast(g[r], buf[r], root); });
+    };
+    const auto sync = [&] { on_all([&](int r) { return ccl::isync(g[r]); }); };
+    const auto combine = [&] {
+      on_all([&](int r) { return ccl::icombine(g[r], buf[r], out[r], ccl::sum); });
+    };
+    struct Loop {
+      const char* calls;
+      std::function<void()> run;
+      int hub;  // -1: none
+    };
+    const std::vector<Loop> loops = {
+        {"bcast from P-1", [&] { bcast(P - 1); }, P - 1},
+        {"bcasts from 1 then 2",
+         [&] {
+           bcast(1);
+           sync();
+           bcast(2 % P);
+         },
+         3 % P},
+        {"gather to P-1",
+         [&] {
+           on_all([&](int r) {
+             return ccl::igather(g[r], std::span(buf[r]).first(1), all[r], P - 1);
+           });
+         },
+         0},
+        {"combine", combine, -1},
+    };
     int log2_ceil = 0;
     while ((1 << log2_ceil) < P) ++log2_ceil;
-    const int root = P - 1;
-    for (const auto kind : {ccl::CollKind::bcast, ccl::CollKind::combine}) {
-      sync_after([&](int r) {
-        std::vector<int>& b = buf[static_cast<std::size_t>(r)];
-        return kind == ccl::CollKind::bcast ? ccl::ibcast(g[r], b, root)
-                                            : ccl::icombine(g[r], b, out[r], ccl::sum);
-      });
-      const bool staggered = kind == ccl::CollKind::bcast && P <= 3;
+    for (const Loop& loop : loops) {
+      combine();  // no rooted call before the loop's
+      loop.run();
+      world.reset_statistics();
+      sync();
+      const bool staggered = loop.hub >= 0 && P <= 3;
       for (int r = 0; r < P; ++r) {
         const ccl::Statistics& s = world.statistics(r);
         EXPECT_EQ(s.of(ccl::CollKind::sync).algorithm, staggered ? "linear" : "dissemination")
-            << P << " members after " << ccl::name(kind);
-        const int tokens = !staggered ? log2_ceil : r == root ? P - 1 : 1;
+            << P << " members after " << loop.calls;
+        const int tokens = !staggered ? log2_ceil : r == loop.hub ? P - 1 : 1;
         EXPECT_EQ(s.traffic.messages, static_cast<std::uint64_t>(tokens))
-            << P << " members, member " << r;
+            << P << " members after " << loop.calls << ", member " << r;
       }
     }
   }

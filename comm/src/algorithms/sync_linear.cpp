@@ -3,8 +3,10 @@
 // longer than dissemination's ⌈log2 n⌉, but every other member sends one message and waits once.
 // With more ranks than cores, where a member waiting in each of log n rounds needs a core each
 // time, that is what counts (Open MPI's default barrier on small groups is this one too). The
-// hub is the shape's root: the root of the fan-out just before (GroupState::note_call), which so
-// leaves first and sends while its leaves are still being released; else member 0.
+// hub is the shape's root, else member 0; it leaves first, then the members after it in turn.
+// The group's calls before choose it (GroupState::note_call): the root of the fan-out expected
+// next, which so sends while its leaves are still being released, or the member after the root
+// of the fan-in expected next, which so is released last.
 //
 // Cost for n members: C1 = 2·(n − 1), C2 = C3 = 0 (the hub takes n − 1 tokens one at a time,
 // then sends n − 1).
