@@ -16,8 +16,9 @@
 // --cold-cache, call i uses the i-th of as many copies of the buffers as fill 64 MiB (more than
 // this machine's last-level cache), so no call finds its data in cache. With --barrier ccl runs
 // in barrier mode (its cost: the same run without it). Per call, each library's calls are timed
-// between its own barriers, as under IMB (--mpi-barrier: ccl's between the MPI library's too). With --persistent ccl's persistent form
-// (bound once per root, then start + wait) is also timed per call against its blocking form.
+// between its own barriers, as under IMB (--mpi-barrier: ccl's between the MPI library's too).
+// With --persistent ccl's persistent form (bound once per root, then start + wait) is also timed
+// per call against its blocking form.
 //
 // Writes CSV (ratio = ccl time / MPI time, the model's prediction, bus bandwidth in the
 // nccl-tests convention) and prints a summary line: median and worst ratio per method, and how

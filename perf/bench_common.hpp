@@ -85,8 +85,8 @@ BenchOptions parse_bench_options(int argc, char** argv, const std::string& progr
     } else {
       throw std::runtime_error(program + ": unknown option '" + a +
                                "' (use --csv FILE, --min-bytes N, --max-bytes N, --only NAME,..., "
-                               "--reps N, --sweeps N, --quick, --cold-cache, --barrier, --mpi-barrier, "
-                               "--persistent, --peer NAME)");
+                               "--reps N, --sweeps N, --quick, --cold-cache, --barrier, "
+                               "--mpi-barrier, --persistent, --peer NAME)");
     }
   }
   return o;
@@ -212,7 +212,8 @@ inline void time_each_in_turns(const std::function<void(int)>& a, const std::fun
                                const std::function<void()>& b_barrier = mpi_barrier) {
   in_turns(reps, [&](int which) {
     (which == 0 ? a_times : which == 1 ? b_times : b_again)
-        .add(which == 0 ? time_each_call(a, iters, a_barrier) : time_each_call(b, iters, b_barrier));
+        .add(which == 0 ? time_each_call(a, iters, a_barrier)
+                        : time_each_call(b, iters, b_barrier));
   });
 }
 

@@ -143,7 +143,8 @@ struct GroupState {
   std::uint64_t instances = 0;
   std::uint64_t persistent_bound = 0;  // persistent calls bound on the group (their numbers)
   // The member a sync next releases first, else -1: the root of the fan-out expected next, or
-  // the member after the root of the fan-in expected next (note_call). The same on every member, which start the group's calls alike.
+  // the member after the root of the fan-in expected next (note_call). The same on every member,
+  // which start the group's calls alike.
   int sync_hub = -1;
   // The last rooted call's kind and root, while only syncs followed it (else last_rooted_root -1).
   CollKind last_rooted_kind = CollKind::sync;
@@ -180,7 +181,8 @@ struct GroupState {
       last_rooted_root = -1;
       return;
     }
-    const int stride = last_rooted_root >= 0 && kind == last_rooted_kind ? root - last_rooted_root : 0;
+    const int stride =
+        last_rooted_root >= 0 && kind == last_rooted_kind ? root - last_rooted_root : 0;
     const int next = ((root + stride) % size + size) % size;
     sync_hub = fan_out ? next : (next + 1) % size;
     last_rooted_kind = kind;
