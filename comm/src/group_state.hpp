@@ -18,6 +18,7 @@
 #include "ccl/selection.hpp"
 #include "ccl/shape.hpp"
 #include "ccl/stats.hpp"
+#include "algorithms/common.hpp"
 #include "channel.hpp"
 #include "flight_recorder.hpp"
 #include "process.hpp"
@@ -171,20 +172,18 @@ struct GroupState {
       sync_hub = -1;
       return;
     }
-    const int size = static_cast<int>(members.size());
-    const bool fan_out =
-        kind == CollKind::bcast || kind == CollKind::scatter || kind == CollKind::scatterv;
-    const bool fan_in =
-        kind == CollKind::reduce || kind == CollKind::gather || kind == CollKind::gatherv;
-    if (!fan_out && !fan_in) {
+    if (!is_rooted(kind)) {
       sync_hub = kind == CollKind::prefix ? 0 : -1;
       last_rooted_root = -1;
       return;
     }
+    const int size = static_cast<int>(members.size());
+    const bool fan_out =
+        kind == CollKind::bcast || kind == CollKind::scatter || kind == CollKind::scatterv;
     const int stride =
         last_rooted_root >= 0 && kind == last_rooted_kind ? root - last_rooted_root : 0;
-    const int next = ((root + stride) % size + size) % size;
-    sync_hub = fan_out ? next : (next + 1) % size;
+    const int next = algorithms::mod(root + stride, size);
+    sync_hub = fan_out ? next : algorithms::mod(next + 1, size);
     last_rooted_kind = kind;
     last_rooted_root = root;
   }
