@@ -104,6 +104,32 @@ for np in $(tail -n +2 "$result" | cut -d, -f2 | sort -n | uniq); do
     }' "$result"
 done
 
+# How far one library's own jobs disagree, per rank count: the cases whose slowest job took more
+# than 1.1x and 1.5x its fastest. A whole job runs fast or slow here (the host's placement of the
+# cores, other tenants), by up to 3x at 8 ranks, so a per-case ratio between two libraries' medians
+# cannot be trusted to finer than that spread.
+awk -F, -v configs="${configs[*]}" '
+  { key = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4; ran[$2 SUBSEP $1] = 1; nps[$2] = 1
+    if (!(key in lo) || $5 < lo[key]) lo[key] = $5
+    if ($5 > hi[key]) hi[key] = $5 }
+  END {
+    for (key in lo) {
+      split(key, k, SUBSEP)
+      if (lo[key] > 0 && hi[key] / lo[key] > 1.1) ++a11[k[2] SUBSEP k[1]]
+      if (lo[key] > 0 && hi[key] / lo[key] > 1.5) ++a15[k[2] SUBSEP k[1]]
+    }
+    n = split(configs, names, " ")
+    for (np in nps) {
+      line = ""
+      for (i = 1; i <= n; ++i) {
+        at = np SUBSEP names[i]
+        if (at in ran) line = line sprintf(" %s %d/%d", names[i], a11[at], a15[at])
+      }
+      printf "run_imb: %d ranks, each library against itself (cases whose slowest job took", np
+      printf " over 1.1x/1.5x its fastest):%s\n", line
+    }
+  }' "$jobs/rows.csv" | sort -t' ' -k2n
+
 ratio_column=$((${#configs[@]} + 6))  # benchmark, ranks, bytes, a time per config, best_peer, best_us
 {
   echo "set terminal pngcairo size 1500,900 font ',9'"

@@ -76,16 +76,6 @@ double alone(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t count
   return sum / iters;
 }
 
-ccl::Shape shape_of(ccl::CollKind k, int n, std::size_t count) {
-  ccl::Shape s;
-  s.kind = k;
-  s.size = n;
-  s.elem = k == ccl::CollKind::sync ? 1 : sizeof(double);
-  s.count = k == ccl::CollKind::sync ? 0 : count;
-  s.distance = 1;
-  return s;
-}
-
 // "512 B", "8 KiB", "1 MiB".
 std::string size_text(double bytes) {
   const auto b = static_cast<unsigned long long>(bytes);
@@ -160,7 +150,8 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
       // The best setting with each segment size: one for most algorithms, one per segment size
       // for a pipeline, where the plain model is blind (see MachineModel).
       std::vector<std::size_t> segments_seen;
-      for (const ccl::Candidate& c : ccl::rank_candidates(shape_of(a->kind, n, count), plain)) {
+      const ccl::Shape shape = profile_shape(a->kind, n, count);
+      for (const ccl::Candidate& c : ccl::rank_candidates(shape, plain)) {
         if (c.choice.algorithm != a || !(c.seconds > 0)) continue;
         const std::size_t seg = c.choice.params.segment;
         if (std::find(segments_seen.begin(), segments_seen.end(), seg) != segments_seen.end())
@@ -217,7 +208,7 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
     for (const Point& p : points) {
       if (p.key != key) continue;
       const double bytes =
-          ccl::MachineModel::profile_bytes(shape_of(p.algorithm->kind, n, p.count));
+          ccl::MachineModel::profile_bytes(profile_shape(p.algorithm->kind, n, p.count));
       profile.points.push_back({bytes, figure(p.per_pass) / p.predicted});
     }
     if (log != nullptr && w.rank() == 0) {

@@ -20,6 +20,18 @@
 #include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
 
+// The shape a profile point of collective k is measured at on n members: `count` doubles per
+// member (per destination for index); its bytes per member (MachineModel::profile_bytes) are
+// count times 8.
+inline ccl::Shape profile_shape(ccl::CollKind k, int n, std::size_t count) {
+  ccl::Shape s;
+  s.kind = k;
+  s.size = n;
+  s.elem = k == ccl::CollKind::sync ? 1 : sizeof(double);
+  s.count = k == ccl::CollKind::sync ? 0 : count;
+  s.distance = 1;
+  return s;
+}
 // Measures a profile for every algorithm that applies on group w and stores it in m (α, β, γ
 // must already be set). Collective over w; prints one line per algorithm to `log` on rank 0.
 void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool quick, std::FILE* log);
