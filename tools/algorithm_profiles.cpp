@@ -97,12 +97,6 @@ struct Point {
   std::vector<std::vector<double>> per_pass;
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
-
 // A point's figure: per placement pattern the median over its passes (the lower of two), so that
 // a slow spell, which spoils one pass, does not decide; then the worst pattern.
 double figure(const std::vector<std::vector<double>>& per_pattern) {
@@ -142,7 +136,7 @@ void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool 
   const std::vector<std::size_t> ladder =
       quick ? std::vector<std::size_t>{4 << 10, 32 << 10}
             : std::vector<std::size_t>{1 << 10, 8 << 10, 32 << 10, 256 << 10, 1 << 20, 4 << 20};
-  const ccl::MachineModel plain{m.alpha, m.beta, m.gamma, m.source, {}, m.concurrent_links};
+  const ccl::MachineModel plain = plain_model(m);
   std::vector<Point> points;
   std::size_t largest = 1;
   for (const ccl::Algorithm* a : ccl::catalog()) {

@@ -15,7 +15,9 @@
 // two, the worst placement.
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 
 #include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
@@ -31,6 +33,18 @@ inline ccl::Shape profile_shape(ccl::CollKind k, int n, std::size_t count) {
   s.count = k == ccl::CollKind::sync ? 0 : count;
   s.distance = 1;
   return s;
+}
+
+// The model's α, β, γ without its profiles: what a profile's ratios are measured against.
+inline ccl::MachineModel plain_model(const ccl::MachineModel& m) {
+  return ccl::MachineModel{m.alpha, m.beta, m.gamma, m.source, {}, m.concurrent_links};
+}
+
+// The median of v (the mean of the middle two for an even count).
+inline double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
 }
 
 // Measures a profile for every algorithm that applies on group w and stores it in m (α, β, γ

@@ -10,7 +10,6 @@
 // are left out.
 //
 //   ccl-merge-models --np N --output FILE RUN1 RUN2 RUN3 ...
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -30,16 +29,6 @@ namespace {
                "wrote at N ranks)\n",
                problem.c_str());
   std::exit(2);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
-
-ccl::MachineModel plain(const ccl::MachineModel& m) {
-  return ccl::MachineModel{m.alpha, m.beta, m.gamma, m.source, {}, m.concurrent_links};
 }
 
 // What `model` predicts, with no profile, for the best setting of the profile `key` ("<coll>
@@ -80,10 +69,10 @@ ccl::MachineModel merge(const std::vector<ccl::MachineModel>& runs, int n,
         if (it == r.profiles.end()) continue;
         for (const ccl::ProfilePoint& p : it->second.points) {
           if (p.bytes == point.bytes)
-            seconds.push_back(p.ratio * predicted(key, p.bytes, n, plain(r)));
+            seconds.push_back(p.ratio * predicted(key, p.bytes, n, plain_model(r)));
         }
       }
-      const double base = predicted(key, point.bytes, n, plain(merged));
+      const double base = predicted(key, point.bytes, n, plain_model(merged));
       if (seconds.size() == runs.size() && base > 0) {
         profile.points.push_back({point.bytes, median(seconds) / base});
       }
