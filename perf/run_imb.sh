@@ -5,9 +5,13 @@
 # forced in its own job, and MPICH 4.0 (IMB built against it, set IMB_MPICH) where the ranks fit
 # the cores: MPICH waits by spinning, so with more ranks than cores its calls take milliseconds
 # or IMB times them out (even with MPIR_CVAR_POLLS_BEFORE_YIELD=1). No model file (out of the
-# box). At each rank count the jobs alternate over ROUNDS rounds; a case's time is its median
-# t_avg (IMB: each call between barriers, root 0, the mean over ranks), and ccl's ratio is
-# against the best peer per case.
+# box). At each rank count, ROUNDS rounds (5 unless set) of one job per benchmark and library,
+# the libraries in turn for each benchmark (the machine's states last seconds: the jobs of one
+# case then see the same ones). A case's time is its median t_avg (IMB: each call between
+# barriers, root 0, the mean over ranks), and ccl's ratio is against the best peer per case.
+# The paired ratio takes each round's jobs as a pair: against each peer, the median over rounds
+# of ccl's time over the peer's in that round; the case's is the highest over the peers. Both
+# are printed.
 # Writes perf/results/imb.csv and imb.png (ccl / best peer, a panel per rank count) and prints
 # one summary line per rank count.
 #   IMB=/path/to/IMB-MPI1 IMB_MPICH=/path/to/IMB-MPI1.mpich CCL_BENCH_RANKS="2 4" ROUNDS=2 \
@@ -31,23 +35,28 @@ if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
   rm -rf "$jobs" && mkdir -p "$jobs"
   unset CCL_MODEL
   for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
-    for round in $(seq 1 "${ROUNDS:-2}"); do
-      for config in "${configs[@]}"; do
-        imb_args=(-npmin "$np" -msglog 3:22 -time 2 -iter 1000 -zero_size off "$benches")
-        extra=()
-        case $config in
-          ccl) extra=(-x LD_PRELOAD="$lib") ;;
-          tuned) ;;
-          mpich)
-            if [ -n "$imb_mpich" ] && [ "$np" -le "$(nproc)" ]; then
-              mpirun.mpich -np "$np" "$imb_mpich" "${imb_args[@]}" \
-                > "$jobs/np${np}_${config}_$round.txt"
-            fi
-            continue ;;
-          *) extra=(--mca "coll_${config}_priority" 100) ;;
-        esac
-        mpirun -np "$np" $(ccl_oversubscribe "$np") "${extra[@]}" "$imb" "${imb_args[@]}" \
-          > "$jobs/np${np}_${config}_$round.txt"
+    for round in $(seq 1 "${ROUNDS:-5}"); do
+      # One benchmark at a time, every library in turn (first another one each round): a state
+      # of the machine lasts seconds, so the libraries' jobs of one case see the same states.
+      for bench in ${benches//,/ }; do
+        shift_by=$(( (round - 1) % ${#configs[@]} ))
+        for config in "${configs[@]:shift_by}" "${configs[@]:0:shift_by}"; do
+          imb_args=(-npmin "$np" -msglog 3:22 -time 2 -iter 1000 -zero_size off "$bench")
+          job="$jobs/np${np}_${config}_$round.txt"
+          extra=()
+          case $config in
+            ccl) extra=(-x LD_PRELOAD="$lib") ;;
+            tuned) ;;
+            mpich)
+              if [ -n "$imb_mpich" ] && [ "$np" -le "$(nproc)" ]; then
+                mpirun.mpich -np "$np" "$imb_mpich" "${imb_args[@]}" >> "$job"
+              fi
+              continue ;;
+            *) extra=(--mca "coll_${config}_priority" 100) ;;
+          esac
+          mpirun -np "$np" $(ccl_oversubscribe "$np") "${extra[@]}" "$imb" "${imb_args[@]}" \
+            >> "$job"
+        done
       done
     done
   done
@@ -59,27 +68,31 @@ for f in "$jobs"/*.txt; do
   base=$(basename "$f" .txt)
   np=${base%%_*}; np=${np#np}
   config=${base#*_}; config=${config%_*}
-  awk -v np="$np" -v config="$config" '
+  round=${base##*_}
+  awk -v np="$np" -v config="$config" -v round="$round" '
     /^# Benchmarking/ { bench = $3; next }
     /^#/ || NF == 0 { next }
     bench != "" && $1 ~ /^[0-9]+$/ {
-      if (bench == "Barrier" && NF == 4) print config "," np "," bench ",0," $4
-      else if (NF >= 5) print config "," np "," bench "," $1 "," $5
+      if (bench == "Barrier" && NF == 4) print config "," np "," bench ",0," $4 "," round
+      else if (NF >= 5) print config "," np "," bench "," $1 "," $5 "," round
     }' "$f"
 done > "$jobs/rows.csv"
 
 result="$out/imb.csv"
+ratio_column=$((${#configs[@]} + 6))  # benchmark, ranks, bytes, a time per config, best_peer, best_us
+paired_column=$((ratio_column + 2))   # then paired_peer
 awk -F, -v configs="${configs[*]}" "$CCL_AWK_MEDIAN"'
   {
     key = $3 "," $2 "," $4
     if (!(key in seen)) { seen[key] = 1; order[++cases] = key }
     t[key, $1] = t[key, $1] " " $5
+    at[key, $1, $6] = $5; rounds[$6] = 1
   }
   END {
     n = split(configs, names, " ")
     printf "benchmark,ranks,bytes,ccl_us"
     for (i = 2; i <= n; ++i) printf ",%s_us", names[i]
-    print ",best_peer,best_us,ratio"
+    print ",best_peer,best_us,ratio,paired_peer,paired_ratio"
     for (c = 1; c <= cases; ++c) {
       key = order[c]
       if (t[key, "ccl"] == "") continue
@@ -91,16 +104,32 @@ awk -F, -v configs="${configs[*]}" "$CCL_AWK_MEDIAN"'
         if (m != "" && (best == "" || m + 0 < best + 0)) { best = m; who = names[i] }
       }
       ratio = best > 0 ? mine / best : 0
-      printf ",%s,%.3f,%.4f\n", who, best, ratio
+      # Paired: against each peer, the median over rounds of ccl / peer in the same round, and
+      # the peer against which that is highest.
+      paired = 0; pwho = ""
+      for (i = 2; i <= n; ++i) {
+        r = ""
+        for (round in rounds) {
+          if ((key, "ccl", round) in at && (key, names[i], round) in at && at[key, names[i], round] > 0)
+            r = r " " at[key, "ccl", round] / at[key, names[i], round]
+        }
+        if (r != "" && median(r) > paired) { paired = median(r); pwho = names[i] }
+      }
+      printf ",%s,%.3f,%.4f,%s,%.4f\n", who, best, ratio, pwho, paired
     }
   }' "$jobs/rows.csv" > "$result"
 
 for np in $(tail -n +2 "$result" | cut -d, -f2 | sort -n | uniq); do
-  awk -F, -v np="$np" "$CCL_AWK_MEDIAN"'
-    NR > 1 && $2 == np { ++n; r = r " " $NF; if ($NF > 1.1) above++; if ($NF > 1.5) above15++; if ($NF > w) { w = $NF; at = $1 " " $3 " B" } }
+  awk -F, -v np="$np" -v rc="$ratio_column" -v pc="$paired_column" "$CCL_AWK_MEDIAN"'
+    NR > 1 && $2 == np {
+      ++n; r = r " " $rc; if ($rc > 1.1) above++; if ($rc > 1.5) above15++
+      if ($rc > w) { w = $rc; at = $1 " " $3 " B" }
+      p = p " " $pc; if ($pc > 1.1) pabove++; if ($pc > 1.5) pabove15++
+      if ($pc > pw) { pw = $pc; pat = $1 " " $3 " B" }
+    }
     END {
-      med = median(r)
-      printf "run_imb: %d ranks, %d cases, libccl_mpi / best peer (IMB t_avg): median %.2f, worst %.2f (%s), above 1.1 in %d, above 1.5 in %d\n", np, n, med, w, at, above, above15
+      printf "run_imb: %d ranks, %d cases, libccl_mpi / best peer (IMB t_avg): median %.2f, worst %.2f (%s), above 1.1 in %d, above 1.5 in %d\n", np, n, median(r), w, at, above, above15
+      printf "run_imb: %d ranks, paired by round (median of ccl / peer, the worst peer): median %.2f, worst %.2f (%s), above 1.1 in %d, above 1.5 in %d\n", np, median(p), pw, pat, pabove, pabove15
     }' "$result"
 done
 
@@ -130,7 +159,6 @@ awk -F, -v configs="${configs[*]}" '
     }
   }' "$jobs/rows.csv" | sort -t' ' -k2n
 
-ratio_column=$((${#configs[@]} + 6))  # benchmark, ranks, bytes, a time per config, best_peer, best_us
 {
   echo "set terminal pngcairo size 1500,900 font ',9'"
   echo "set output '$out/imb.png'"
