@@ -173,18 +173,14 @@ std::map<MPI_Datatype, Layout>& cache() {
 
 }  // namespace
 
-namespace {
-// The type looked up last (a program's calls mostly name one or two): no map search then.
-MPI_Datatype last_type = MPI_DATATYPE_NULL;
+MPI_Datatype last_layout_type = MPI_DATATYPE_NULL;
 const Layout* last_layout = nullptr;  // into the map, whose nodes never move
-}  // namespace
 
-const Layout& layout_of(MPI_Datatype type) {
-  if (last_layout != nullptr && type == last_type) return *last_layout;
+const Layout& lookup_layout(MPI_Datatype type) {
   auto& c = cache();
   auto it = c.find(type);
   if (it == c.end()) it = c.emplace(type, compute(type)).first;
-  last_type = type;
+  last_layout_type = type;
   last_layout = &it->second;
   return it->second;
 }
@@ -196,7 +192,7 @@ bool is_predefined(MPI_Datatype type) {
 }
 
 void forget_layout(MPI_Datatype type) {
-  if (type == last_type) last_layout = nullptr;
+  if (type == last_layout_type) last_layout = nullptr;
   cache().erase(type);
 }
 

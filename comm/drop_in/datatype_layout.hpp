@@ -28,7 +28,15 @@ struct Layout {
 };
 
 // The layout of a committed datatype (cached: computing it walks the type's constructors).
-const Layout& layout_of(MPI_Datatype type);
+const Layout& lookup_layout(MPI_Datatype type);
+// The type looked up last (a program's calls mostly name one or two): no map search then, and
+// no call (inline, on globals: every collective asks, the scatter wrapper three times).
+[[gnu::visibility("hidden")]] extern MPI_Datatype last_layout_type;
+[[gnu::visibility("hidden")]] extern const Layout* last_layout;
+inline const Layout& layout_of(MPI_Datatype type) {
+  if (last_layout != nullptr && type == last_layout_type) return *last_layout;
+  return lookup_layout(type);
+}
 // Forget a datatype's cached layout (its handle may be reused after MPI_Type_free).
 void forget_layout(MPI_Datatype type);
 // Whether MPI defines the type itself (nothing to duplicate, hold or free); also true for a

@@ -42,6 +42,13 @@ int bcast(MpiCall which, void* buf, int count, MPI_Datatype type, int root, MPI_
   return run_single(which, comm, *entry, std::move(plan), std::move(c), request);
 }
 
+// Scatter and gather with no datatype to pack on this member: the root's all-blocks buffer (of
+// `root_type`) when it is the root, and its own block (of `own_type`) unless the root passed
+// MPI_IN_PLACE for it.
+bool contiguous_sides(bool at_root, bool in_place, MPI_Datatype root_type, MPI_Datatype own_type) {
+  return (!at_root || layout_of(root_type).packed) && (in_place || layout_of(own_type).packed);
+}
+
 // Scatter and gather: the root's side holds every member's block; `own` is the root's block
 // when it passed MPI_IN_PLACE for its small buffer.
 int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
@@ -64,8 +71,20 @@ int scatter(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype send
       at_root ? static_cast<std::size_t>(sendcount) * layout_of(sendtype).size
               : static_cast<std::size_t>(recvcount) * layout_of(recvtype).size;
   if (returns_at_once(which, request, own_block)) return MPI_SUCCESS;
-  Plan plan;
   detail::Call c = byte_call(CollKind::scatter, root);
+  if (request == nullptr && contiguous_sides(at_root, in_place, sendtype, recvtype)) {
+    // ccl scatter on the user's buffers as they are, no plan (as bcast).
+    if (at_root) {
+      usage(which).bytes += own_block * static_cast<std::size_t>(members);
+      c.send = static_cast<const std::byte*>(sendbuf);
+      c.send_elems = own_block * static_cast<std::size_t>(members);
+    }
+    c.recv = in_place ? const_cast<std::byte*>(c.send) + own_block * static_cast<std::size_t>(root)
+                      : static_cast<std::byte*>(recvbuf);
+    c.recv_elems = own_block;
+    return run_call(which, comm, **entry, std::move(c));
+  }
+  Plan plan;
   if (at_root) {
     const std::size_t block = static_cast<std::size_t>(sendcount) * layout_of(sendtype).size;
     usage(which).bytes += block * static_cast<std::size_t>(members);
@@ -101,8 +120,20 @@ int gather(MpiCall which, const void* sendbuf, int sendcount, MPI_Datatype sendt
       at_root ? static_cast<std::size_t>(recvcount) * layout_of(recvtype).size
               : static_cast<std::size_t>(sendcount) * layout_of(sendtype).size;
   if (returns_at_once(which, request, own_block)) return MPI_SUCCESS;
-  Plan plan;
   detail::Call c = byte_call(CollKind::gather, root);
+  if (request == nullptr && contiguous_sides(at_root, in_place, recvtype, sendtype)) {
+    // ccl gather on the user's buffers as they are, no plan (as bcast).
+    usage(which).bytes += at_root ? own_block * static_cast<std::size_t>(members) : own_block;
+    if (at_root) {
+      c.recv = static_cast<std::byte*>(recvbuf);
+      c.recv_elems = own_block * static_cast<std::size_t>(members);
+    }
+    c.send = in_place ? c.recv + own_block * static_cast<std::size_t>(root)
+                      : static_cast<const std::byte*>(sendbuf);
+    c.send_elems = own_block;
+    return run_call(which, comm, **entry, std::move(c));
+  }
+  Plan plan;
   if (at_root) {
     const Layout& l = layout_of(recvtype);
     const std::size_t block = static_cast<std::size_t>(recvcount) * l.size;
