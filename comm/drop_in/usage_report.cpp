@@ -29,8 +29,11 @@ std::string human_bytes(double b) {
 template <class Key, class Name>
 std::string joined(const std::map<Key, std::uint64_t>& m, Name name_of) {
   std::string s;
-  for (const auto& [key, calls] : m)
-    s += (s.empty() ? "" : ", ") + name_of(key) + " x" + std::to_string(calls);
+  for (const auto& [key, calls] : m) {
+    if (!s.empty()) s += ", ";
+    s += name_of(key);
+    s += " x" + std::to_string(calls);
+  }
   return s.empty() ? "-" : s;
 }
 

@@ -378,7 +378,9 @@ Choice parse_choice(CollKind kind, std::string_view spec) {
   if (a == nullptr) {
     std::string known;
     for (const Algorithm* c : catalog()) {
-      if (c->kind == base_kind(kind)) known += (known.empty() ? "" : ", ") + std::string(c->name);
+      if (c->kind != base_kind(kind)) continue;
+      if (!known.empty()) known += ", ";
+      known += c->name;
     }
     throw Error("ccl: no " + std::string(name(kind)) + " algorithm '" + std::string(algo) +
                 "' (known: " + known + ")");
