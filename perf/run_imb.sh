@@ -13,7 +13,7 @@
 # of ccl's time over the peer's in that round; the case's is the highest over the peers. Both
 # are printed.
 # Writes perf/results/imb.csv and imb.png (ccl / best peer, a panel per rank count) and prints
-# one summary line per rank count.
+# two summary lines per rank count (one per ratio) and one of each library against itself.
 #   IMB=/path/to/IMB-MPI1 IMB_MPICH=/path/to/IMB-MPI1.mpich CCL_BENCH_RANKS="2 4" ROUNDS=2 \
 #     perf/run_imb.sh
 # Build IMB by hand, e.g. from github.com/intel/mpi-benchmarks, once per MPI:
@@ -38,8 +38,8 @@ if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
     for round in $(seq 1 "${ROUNDS:-5}"); do
       # One benchmark at a time, every library in turn (first another one each round): a state
       # of the machine lasts seconds, so the libraries' jobs of one case see the same states.
+      shift_by=$(( (round - 1) % ${#configs[@]} ))
       for bench in ${benches//,/ }; do
-        shift_by=$(( (round - 1) % ${#configs[@]} ))
         for config in "${configs[@]:shift_by}" "${configs[@]:0:shift_by}"; do
           imb_args=(-npmin "$np" -msglog 3:22 -time 2 -iter 1000 -zero_size off "$bench")
           job="$jobs/np${np}_${config}_$round.txt"
@@ -113,7 +113,9 @@ awk -F, -v configs="${configs[*]}" "$CCL_AWK_MEDIAN"'
           if ((key, "ccl", round) in at && (key, names[i], round) in at && at[key, names[i], round] > 0)
             r = r " " at[key, "ccl", round] / at[key, names[i], round]
         }
-        if (r != "" && median(r) > paired) { paired = median(r); pwho = names[i] }
+        if (r == "") continue
+        m = median(r)
+        if (m > paired) { paired = m; pwho = names[i] }
       }
       printf ",%s,%.3f,%.4f,%s,%.4f\n", who, best, ratio, pwho, paired
     }
