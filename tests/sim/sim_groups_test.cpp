@@ -130,8 +130,10 @@ TEST(SimGroups, StatisticsCountRoundsMessagesBytesAndReduceWork) {
 // A sync after rooted calls releases first the member their loop predicts (linear through it: it
 // sends n − 1 tokens, every other member one) where that costs at most two start-ups more than
 // the model's best: the root of the next fan-out (the same root, or the stride of the last two),
-// the member after the root of the next fan-in. After any other call, and on groups where linear
-// costs more, the model's choice (dissemination: one token per member per round).
+// the member after the root of the next fan-in, whose root leaves last, released by every other
+// member as it leaves (one token more each, but from the hub). After any other call, and on
+// groups where linear costs more, the model's choice (dissemination: one token per member per
+// round).
 TEST(SimGroups, SyncReleasesFirstTheMemberTheLoopPredicts) {
   const ccl::MachineModel before = ccl::machine_model();
   ccl::set_machine_model(ccl::MachineModel{2e-6, 2e-10, 1e-10, "test", {}, false});
@@ -155,25 +157,26 @@ TEST(SimGroups, SyncReleasesFirstTheMemberTheLoopPredicts) {
     struct Loop {
       const char* calls;
       std::function<void()> run;
-      int hub;  // -1: none
+      int hub;   // -1: none
+      int last;  // the member released by all others (the fan-in's root), or -1
     };
     const std::vector<Loop> loops = {
-        {"bcast from P-1", [&] { bcast(P - 1); }, P - 1},
+        {"bcast from P-1", [&] { bcast(P - 1); }, P - 1, -1},
         {"bcasts from 1 then 2",
          [&] {
            bcast(1);
            sync();
            bcast(2 % P);
          },
-         3 % P},
+         3 % P, -1},
         {"gather to P-1",
          [&] {
            on_all([&](int r) {
              return ccl::igather(g[r], std::span(buf[r]).first(1), all[r], P - 1);
            });
          },
-         0},
-        {"combine", combine, -1},
+         0, P - 1},
+        {"combine", combine, -1, -1},
     };
     int log2_ceil = 0;
     while ((1 << log2_ceil) < P) ++log2_ceil;
@@ -187,7 +190,11 @@ TEST(SimGroups, SyncReleasesFirstTheMemberTheLoopPredicts) {
         const ccl::Statistics& s = world.statistics(r);
         EXPECT_EQ(s.of(ccl::CollKind::sync).algorithm, staggered ? "linear" : "dissemination")
             << P << " members after " << loop.calls;
-        const int tokens = !staggered ? log2_ceil : r == loop.hub ? P - 1 : 1;
+        const bool root_last = loop.last >= 0 && P > 2;
+        const int tokens = !staggered           ? log2_ceil
+                           : r == loop.hub      ? P - 1
+                           : root_last && r != loop.last ? 2
+                                                         : 1;
         EXPECT_EQ(s.traffic.messages, static_cast<std::uint64_t>(tokens))
             << P << " members after " << loop.calls << ", member " << r;
       }

@@ -16,7 +16,7 @@ namespace ccl::detail {
 struct Call {
   CollKind kind = CollKind::sync;
   int root = 0;
-  int distance = 0;
+  int distance = 0;  // shift; sync: as Shape::distance
   std::size_t elem = 1;
   const std::byte* send = nullptr;
   std::size_t send_elems = 0;

@@ -42,7 +42,7 @@ struct Shape {
                           // each member's block (scatter, gather, concat, index)
   std::vector<std::size_t> counts;       // v-forms: elements of each member's block (indexv: sent)
   std::vector<std::size_t> recv_counts;  // indexv: elements received from each member
-  int distance = 0;                      // shift
+  int distance = 0;  // shift; sync: 1 when the member before root leaves last, once all others left
   bool in_place = false;                 // send and recv are the same memory
   bool commutative = true;               // reductions: operands may be reordered
   std::vector<int> torus;                // concat: the group's torus layout (Group::torus)
