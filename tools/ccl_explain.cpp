@@ -31,11 +31,13 @@ namespace {
 [[noreturn]] void usage(const std::string& problem) {
   std::fprintf(stderr,
                "ccl-explain: %s\n"
-               "usage: ccl-explain --coll NAME --np N --bytes B [--root R] [--elem E] "
+               "usage: ccl-explain --coll NAME --np N --bytes B [--root R] [--root-last] [--elem E] "
                "[--noncommutative] [--torus SHAPE] [--model FILE] [--cores C] [--all]\n"
                "  NAME: bcast reduce combine scatter gather concat index prefix shift sync\n"
                "  B: bytes per member (the vector, or one member's block)\n"
-               "  R: the root (default 0); for sync, of a fan-out just before it (default none)\n",
+               "  R: the root (default 0); for sync, the member it releases first (default none)\n"
+               "  --root-last: sync, with R: the member before R leaves once all others have\n"
+               "    (the sync before a fan-in to R - 1)\n",
                problem.c_str());
   std::exit(2);
 }
@@ -53,7 +55,7 @@ long number(const char* text, const std::string& flag) {
 int main(int argc, char** argv) {
   std::optional<ccl::CollKind> kind;
   long np = -1, bytes = -1, root = -1, elem = 8, cores = sysconf(_SC_NPROCESSORS_ONLN);
-  bool commutative = true, all = false;
+  bool commutative = true, all = false, root_last = false;
   std::string model_path, torus_text;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -81,6 +83,8 @@ int main(int argc, char** argv) {
       model_path = value();
     } else if (a == "--torus") {
       torus_text = value();
+    } else if (a == "--root-last") {
+      root_last = true;
     } else if (a == "--noncommutative") {
       commutative = false;
     } else if (a == "--all") {
@@ -92,6 +96,9 @@ int main(int argc, char** argv) {
   if (!kind || np < 1 || bytes < 0) usage("--coll, --np (at least 1) and --bytes are required");
   if (elem < 1 || bytes % elem != 0) usage("--bytes must be a multiple of --elem");
   if (root >= np) usage("--root must be below --np");
+  if (root_last && (kind != ccl::CollKind::sync || root < 0)) {
+    usage("--root-last applies to sync with --root");
+  }
   if (cores < 1) usage("--cores must be at least 1");
   if (ccl::is_vector_form(*kind)) usage("explain the fixed-size form (concat for concatv, ...)");
   std::vector<int> torus;
@@ -123,7 +130,7 @@ int main(int argc, char** argv) {
     s.elem = *kind == ccl::CollKind::sync ? 1 : static_cast<std::size_t>(elem);
     s.count = *kind == ccl::CollKind::sync ? 0 : static_cast<std::size_t>(bytes / elem);
     s.commutative = commutative;
-    s.distance = 1;
+    s.distance = *kind == ccl::CollKind::shift || root_last ? 1 : 0;
     if (*kind == ccl::CollKind::concat) s.torus = torus;
     const ccl::Choice chosen = ccl::select(s);
     const auto ranked = ccl::rank_candidates(s, model);
