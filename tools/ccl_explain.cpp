@@ -31,8 +31,8 @@ namespace {
 [[noreturn]] void usage(const std::string& problem) {
   std::fprintf(stderr,
                "ccl-explain: %s\n"
-               "usage: ccl-explain --coll NAME --np N --bytes B [--root R] [--root-last] [--elem E] "
-               "[--noncommutative] [--torus SHAPE] [--model FILE] [--cores C] [--all]\n"
+               "usage: ccl-explain --coll NAME --np N --bytes B [--root R] [--root-last] "
+               "[--elem E] [--noncommutative] [--torus SHAPE] [--model FILE] [--cores C] [--all]\n"
                "  NAME: bcast reduce combine scatter gather concat index prefix shift sync\n"
                "  B: bytes per member (the vector, or one member's block)\n"
                "  R: the root (default 0); for sync, the member it releases first (default none)\n"

@@ -170,9 +170,9 @@ struct GroupState {
   // once every leaf has left (Shape::distance 1), so that its parts are in when the root comes
   // for them. Released merely after the others, a root whose leaves share cores found them
   // descheduled: a gather of 8 B in IMB's loop, 3 ranks on 2 cores, took the root 2.4-2.5 us a
-  // call when its two leaves shared a core, 0.28-0.35 once it waited for them in the sync. A prefix
-  // flows from member 0. Only the first sync after a call uses the hub (a loop of syncs
-  // is best served by the model's choice); syncs keep the last rooted call: they are the loop's
+  // call when its two leaves shared a core, 0.28-0.35 once it waited for them in the sync. A
+  // prefix flows from member 0. Only the first sync after a call uses the hub (a loop of syncs is
+  // best served by the model's choice); syncs keep the last rooted call: they are the loop's
   // barriers.
   void note_call(CollKind kind, int root) {
     if (kind == CollKind::sync) {
