@@ -174,7 +174,7 @@ Shape shape_of(const Call& c, int size, int rank, bool in_place, std::span<const
       break;
     case CollKind::sync:
       s.elem = 1;
-      s.distance = c.root >= 0 ? c.distance : 0;
+      s.distance = c.distance;  // GroupState::order_sync
       break;
   }
   return s;

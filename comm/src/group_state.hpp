@@ -147,9 +147,6 @@ struct GroupState {
   // the member after the root of the fan-in expected next (note_call). The same on every member,
   // which start the group's calls alike.
   int sync_hub = -1;
-  // Whether the member before the hub, the root of the fan-in expected next, leaves that sync
-  // last, only once every other member has left it (so has sent its part): Shape::distance 1.
-  bool sync_root_last = false;
   // The last rooted call's kind and root, while only syncs followed it (else last_rooted_root -1).
   CollKind last_rooted_kind = CollKind::sync;
   int last_rooted_root = -1;
@@ -174,28 +171,37 @@ struct GroupState {
   // prefix flows from member 0. Only the first sync after a call uses the hub (a loop of syncs is
   // best served by the model's choice); syncs keep the last rooted call: they are the loop's
   // barriers.
+  static bool fans_out(CollKind rooted) {
+    return rooted == CollKind::bcast || rooted == CollKind::scatter || rooted == CollKind::scatterv;
+  }
   void note_call(CollKind kind, int root) {
     if (kind == CollKind::sync) {
       sync_hub = -1;
-      sync_root_last = false;
       return;
     }
     if (!is_rooted(kind)) {
       sync_hub = kind == CollKind::prefix ? 0 : -1;
-      sync_root_last = false;
       last_rooted_root = -1;
       return;
     }
     const int size = static_cast<int>(members.size());
-    const bool fan_out =
-        kind == CollKind::bcast || kind == CollKind::scatter || kind == CollKind::scatterv;
+    const bool fan_out = fans_out(kind);
     const int stride =
         last_rooted_root >= 0 && kind == last_rooted_kind ? root - last_rooted_root : 0;
     const int next = algorithms::mod(root + stride, size);
     sync_hub = fan_out ? next : algorithms::mod(next + 1, size);
-    sync_root_last = !fan_out;
     last_rooted_kind = kind;
     last_rooted_root = root;
+  }
+
+  // Order a sync call as note_call predicted (Shape::root and distance of a sync), or not at all
+  // (`predicted` false: persistent rounds, which members may start in any order). Before a
+  // fan-in, the member before the hub, its root, leaves last, once every other has left.
+  void order_sync(Call& call, bool predicted) const {
+    const bool fan_in =
+        predicted && sync_hub >= 0 && last_rooted_root >= 0 && !fans_out(last_rooted_kind);
+    call.root = predicted ? sync_hub : -1;
+    call.distance = fan_in ? 1 : 0;
   }
 
   void set_label(std::string text) {

@@ -89,10 +89,7 @@ bool run_direct(const Group& group, Call& call) {
   GroupState& g = group.state();
   if (mode() == Mode::develop || !g.process->engine->can_block()) return false;
   DirectRun& d = g.direct;
-  if (call.kind == CollKind::sync) {
-    call.root = g.sync_hub;
-    call.distance = g.sync_root_last ? 1 : 0;
-  }
+  if (call.kind == CollKind::sync) g.order_sync(call, true);
   const CallMemo::Found memo = d.last.find(call);
   const std::shared_ptr<const Schedule>* found = memo.schedule;
   bool at_once = memo.at_once;
@@ -190,10 +187,7 @@ Operation* prepare(const Group& group, Call call, Request& request,
   bool in_place = false;
   // Rounds of persistent calls may start in any order on each member: only calls members start
   // in one order carry or note the member a sync releases first.
-  if (call.kind == CollKind::sync) {
-    call.root = persistent ? -1 : g.sync_hub;
-    call.distance = !persistent && g.sync_root_last ? 1 : 0;
-  }
+  if (call.kind == CollKind::sync) g.order_sync(call, !persistent.has_value());
   const std::optional<Problem> problem = check_call(call, size, g.rank, in_place);
   if (problem && mode() != Mode::develop) throw_problem(call, g, *problem);
   if (!problem && !persistent) g.note_call(call.kind, call.root);
