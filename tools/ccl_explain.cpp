@@ -6,8 +6,9 @@
 //               [--noncommutative] [--torus 3x2x2] [--model FILE] [--cores C] [--all]
 // --root: the root of a rooted collective (default 0); for sync, the root of a fan-out (bcast,
 // scatter) just before it, which a sync may release first (default: none).
-// --cores: the cores of the one node the np ranks run on (default: this machine's); with two or
-// more ranks to every core, selection leaves out what needs a core per member (shared_cores()).
+// --cores: the cores of the one node the np ranks run on (default: this machine's); with more
+// ranks than cores, selection leaves out short pipeline segments, and with two or more ranks to
+// every core what needs a core per member (core_sharing()).
 // --torus: the group is laid out as that torus (as grids::Torus declares it), so that the torus
 // allgathers are candidates for concat; with a model whose links run at once ("links
 // concurrent") they are weighed by their multi-port cost.
@@ -119,7 +120,7 @@ int main(int argc, char** argv) {
     } else {
       ccl::use_builtin_model(static_cast<int>(np));
     }
-    ccl::set_shared_cores(np >= 2 * cores);
+    ccl::set_core_sharing(ccl::core_sharing_of(np, cores));
     const ccl::MachineModel& model = ccl::machine_model();
     ccl::Shape s;
     s.kind = *kind;
@@ -169,11 +170,19 @@ int main(int argc, char** argv) {
     if (shown < ranked.size())
       std::printf("  ... %zu more (--all lists them)\n", ranked.size() - shown);
     for (const ccl::Algorithm* a : ccl::catalog()) {
-      if (a->kind != ccl::base_kind(*kind) || ccl::considered(*a)) continue;
-      std::printf(
-          "  not considered: %s, which releases every member at once, with %ld ranks on %ld "
-          "cores\n",
-          std::string(a->name).c_str(), np, cores);
+      if (a->kind != ccl::base_kind(*kind)) continue;
+      if (!ccl::considered(*a)) {
+        std::printf(
+            "  not considered: %s, which releases every member at once, with %ld ranks on %ld "
+            "cores\n",
+            std::string(a->name).c_str(), np, cores);
+        continue;
+      }
+      for (const ccl::Params& p : a->candidates(s)) {
+        if (ccl::considered(*a, p)) continue;
+        std::printf("  not considered: %s, segments under %zu bytes, with %ld ranks on %ld cores\n",
+                    ccl::Choice{a, p}.str().c_str(), ccl::kSharedCoreMinSegment, np, cores);
+      }
     }
     std::printf("choice: %s — %s\n", chosen.str().c_str(), ccl::selection_reason(s).c_str());
   } catch (const ccl::Error& e) {

@@ -121,19 +121,19 @@ std::uint64_t agreed_settings(MPI_Comm control) {
 }
 
 #if !defined(CCL_SMPI)  // (simulated ranks share no real cores)
-// Whether every core of some node runs two or more ranks of the job (shared_cores()), agreed by
-// all ranks so that they select alike: node-local ranks against the cores the node has online,
-// as the shared-memory fabric counts them.
-bool agreed_shared_cores(MPI_Comm control) {
+// How the ranks of the job share cores (core_sharing()), agreed by all ranks so that they select
+// alike: node-local ranks against the cores the node has online, as the shared-memory fabric
+// counts them, on the node that shares most.
+CoreSharing agreed_core_sharing(MPI_Comm control) {
   MPI_Comm node = MPI_COMM_NULL;
   MPI_Comm_split_type(control, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   int local = 1;
   MPI_Comm_size(node, &local);
   MPI_Comm_free(&node);
-  const int mine = local >= 2 * sysconf(_SC_NPROCESSORS_ONLN) ? 1 : 0;
-  int any = 0;
-  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, control);
-  return any != 0;
+  const int mine = static_cast<int>(core_sharing_of(local, sysconf(_SC_NPROCESSORS_ONLN)));
+  int most = 0;
+  MPI_Allreduce(&mine, &most, 1, MPI_INT, MPI_MAX, control);
+  return static_cast<CoreSharing>(most);
 }
 #endif
 
@@ -165,7 +165,7 @@ Environment::Environment(int& argc, char**& argv) {
   // learns whether the job shares cores (not on simulated platforms either, whose ranks' cores
   // are simulated).
   use_builtin_model(rt->world_size);
-  set_shared_cores(agreed_shared_cores(rt->control));
+  set_core_sharing(agreed_core_sharing(rt->control));
 #endif
   detail::set_hang_exit(abort_job);
   rt->fabric = detail::ShmFabric::create();

@@ -22,7 +22,7 @@ namespace ccl {
 namespace {
 
 unsigned epoch = 1;
-bool cores_shared = false;  // shared_cores()
+CoreSharing sharing = CoreSharing::none;  // core_sharing()
 
 // ---- machine model ----
 
@@ -151,10 +151,13 @@ Candidate evaluate(const Algorithm& a, Params p, const Shape& s, const MachineMo
   return Candidate{std::move(choice), c, t};
 }
 
-// The best setting of one algorithm for the shape, or nothing when it does not apply.
-std::optional<Candidate> best_of(const Algorithm& a, const Shape& s, const MachineModel& m) {
+// The best setting of one algorithm for the shape that selection considers (or, with
+// `any_setting`, of all), or nothing when none applies.
+std::optional<Candidate> best_of(const Algorithm& a, const Shape& s, const MachineModel& m,
+                                 bool any_setting = false) {
   std::optional<Candidate> best;
   for (Params& p : a.candidates(s)) {
+    if (!any_setting && !considered(a, p)) continue;
     Candidate c = evaluate(a, std::move(p), s, m);
     if (!best || c.seconds < best->seconds) best = std::move(c);
   }
@@ -399,25 +402,42 @@ void set_override(CollKind kind, std::string_view spec) {
   ++epoch;
 }
 
-bool shared_cores() {
-  return cores_shared;
+CoreSharing core_sharing() {
+  return sharing;
 }
 
-void set_shared_cores(bool shared) {
-  if (shared == cores_shared) return;
-  cores_shared = shared;
+void set_core_sharing(CoreSharing s) {
+  if (s == sharing) return;
+  sharing = s;
   ++epoch;
 }
 
+CoreSharing core_sharing_of(long ranks, long cores) {
+  return ranks >= 2 * cores ? CoreSharing::every
+         : ranks > cores    ? CoreSharing::some
+                            : CoreSharing::none;
+}
+
+bool shared_cores() {
+  return sharing == CoreSharing::every;
+}
+
 bool considered(const Algorithm& a) {
-  return !(cores_shared && a.releases_together);
+  return !(shared_cores() && a.releases_together);
+}
+
+bool considered(const Algorithm& a, const Params& p) {
+  const bool short_segment = p.segment != 0 && p.segment < kSharedCoreMinSegment;
+  return considered(a) && !(sharing != CoreSharing::none && short_segment);
 }
 
 std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& model) {
   std::vector<Candidate> out;
   for (const Algorithm* a : catalog()) {
     if (a->kind != base_kind(shape.kind) || !considered(*a)) continue;
-    for (Params& p : a->candidates(shape)) out.push_back(evaluate(*a, std::move(p), shape, model));
+    for (Params& p : a->candidates(shape)) {
+      if (considered(*a, p)) out.push_back(evaluate(*a, std::move(p), shape, model));
+    }
   }
   std::stable_sort(out.begin(), out.end(),
                    [](const Candidate& x, const Candidate& y) { return x.seconds < y.seconds; });
@@ -472,9 +492,12 @@ Choice choose(const Shape& shape) {
                   std::to_string(shape.size) + " members");
     }
     if (!o->choice.params.empty_params()) return o->choice;
-    // A bare name means the algorithm's plain setting when it has one, else its best setting.
+    // A bare name means the algorithm's plain setting when it has one, else its best setting
+    // (among all of them when cores are shared and it has only short segments).
     if (std::find(settings.begin(), settings.end(), Params{}) != settings.end()) return o->choice;
-    return best_of(*o->choice.algorithm, shape, machine_model())->choice;
+    auto best = best_of(*o->choice.algorithm, shape, machine_model());
+    if (!best) best = best_of(*o->choice.algorithm, shape, machine_model(), true);
+    return best->choice;
   }
   const MachineModel& model = machine_model();
   std::optional<Candidate> best, staggered;  // staggered: the best that releases no two at once

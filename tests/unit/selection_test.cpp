@@ -110,21 +110,57 @@ TEST(Selection, SharedCoresLeaveOutBarriersThatReleaseEveryoneAtOnce) {
   ccl::Shape s = shape(ccl::CollKind::sync, 8, 0);
   s.elem = 1;
   EXPECT_EQ(ccl::select(s).str(), "dissemination");  // 3 start-ups against 14
-  ccl::set_shared_cores(true);
+  ccl::set_core_sharing(ccl::CoreSharing::every);
   EXPECT_TRUE(ccl::shared_cores());
   EXPECT_EQ(ccl::select(s).str(), "linear");
   for (const ccl::Candidate& c : ccl::rank_candidates(s, ccl::machine_model())) {
     EXPECT_NE(c.choice.str(), "dissemination");
   }
   const std::string concat_shared = ccl::select(shape(ccl::CollKind::concat, 8, 1)).str();
-  ccl::set_shared_cores(false);
+  ccl::set_core_sharing(ccl::CoreSharing::none);
   EXPECT_EQ(ccl::select(shape(ccl::CollKind::concat, 8, 1)).str(), concat_shared);  // sync only
-  ccl::set_shared_cores(true);
+  ccl::set_core_sharing(ccl::CoreSharing::every);
   ccl::set_override(ccl::CollKind::sync, "dissemination");
   EXPECT_EQ(ccl::select(s).str(), "dissemination");
   ccl::set_override(ccl::CollKind::sync, "");
-  ccl::set_shared_cores(false);
+  ccl::set_core_sharing(ccl::CoreSharing::none);
   EXPECT_EQ(ccl::select(s).str(), "dissemination");
+  ccl::set_machine_model(before);
+}
+
+// Where any core runs two ranks, pipelines with segments under 32 KiB are left out of the choice
+// and the ranking (the model here prices 8 KiB segments best), a bare override picks among the
+// others, and a named segment still runs; with a core per rank nothing changes.
+TEST(Selection, SharedCoresLeaveOutShortSegments) {
+  const ccl::MachineModel before = ccl::machine_model();
+  ccl::set_machine_model(ccl::MachineModel{1e-7, 2e-10, 1e-9, "test", {}, false});
+  EXPECT_EQ(ccl::core_sharing_of(2, 2), ccl::CoreSharing::none);
+  EXPECT_EQ(ccl::core_sharing_of(3, 2), ccl::CoreSharing::some);
+  EXPECT_EQ(ccl::core_sharing_of(4, 2), ccl::CoreSharing::every);
+  const ccl::Shape s = shape(ccl::CollKind::reduce, 4, 1 << 15);  // 256 KiB of 8-byte elements
+  ccl::set_override(ccl::CollKind::reduce, "segmented_binomial");
+  EXPECT_EQ(ccl::select(s).str(), "segmented_binomial:seg=8192");
+  ccl::set_override(ccl::CollKind::reduce, "");
+  const std::string alone = ccl::select(s).str();
+  for (ccl::CoreSharing sharing : {ccl::CoreSharing::some, ccl::CoreSharing::every}) {
+    ccl::set_core_sharing(sharing);
+    for (const ccl::Candidate& c : ccl::rank_candidates(s, ccl::machine_model())) {
+      EXPECT_TRUE(c.choice.params.segment == 0 || c.choice.params.segment >= 32768)
+          << c.choice.str();
+    }
+    const ccl::Choice chosen = ccl::select(s);
+    EXPECT_TRUE(chosen.params.segment == 0 || chosen.params.segment >= 32768) << chosen.str();
+    ccl::set_override(ccl::CollKind::reduce, "segmented_binomial");
+    EXPECT_EQ(ccl::select(s).str(), "segmented_binomial:seg=32768");
+    // Named with its segment, it runs; named bare where it has only short segments, too.
+    EXPECT_EQ(ccl::select(shape(ccl::CollKind::reduce, 4, 2048)).str(),  // 16 KiB
+              "segmented_binomial:seg=8192");
+    ccl::set_override(ccl::CollKind::reduce, "segmented_binomial:seg=8192");
+    EXPECT_EQ(ccl::select(s).str(), "segmented_binomial:seg=8192");
+    ccl::set_override(ccl::CollKind::reduce, "");
+  }
+  ccl::set_core_sharing(ccl::CoreSharing::none);
+  EXPECT_EQ(ccl::select(s).str(), alone);
   ccl::set_machine_model(before);
 }
 

@@ -12,6 +12,7 @@
 // members of a group choose the same algorithm.
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -94,13 +95,28 @@ struct Candidate {
 // Every algorithm and setting selection considers for the shape, least predicted time first.
 std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& model);
 
-// Whether every core of some node of the job runs two or more of its ranks (the same answer on
-// every rank: the MPI runtime agrees on it at start-up; false on simulators). Selection then
-// leaves out algorithms that need a core per member at their end (Algorithm::releases_together).
+// How the ranks of the job share cores, on the node where they share most (the same answer on
+// every rank: the MPI runtime agrees on it at start-up; none on simulators): no core runs two
+// (none), some node has more ranks than cores (some), or every core of some node runs two or
+// more (every).
+enum class CoreSharing { none, some, every };
+CoreSharing core_sharing();
+void set_core_sharing(CoreSharing sharing);
+// The sharing of `ranks` ranks on a node of `cores` cores.
+CoreSharing core_sharing_of(long ranks, long cores);
+// With `every`, selection leaves out algorithms that need a core per member at their end
+// (Algorithm::releases_together).
 bool shared_cores();
-void set_shared_cores(bool shared);
-// Whether selection considers algorithm `a` at all under the current shared_cores().
+// Whether selection considers algorithm `a` at all under the current core sharing.
 bool considered(const Algorithm& a);
+// Where any core runs two ranks, pipeline segments shorter than this are not considered either:
+// each segment is a handoff whose other side may be waiting for its core, and handoffs of one
+// ring cell each (8 KiB) fall into a slow rhythm in some jobs and stay in it. Reduce and prefix
+// of 256 KiB, 3 and 4 ranks on 2 cores, 155-199 jobs each: with 8 KiB segments 5-10% of the
+// jobs ran 2-3.5x the median, with 32 KiB none above 1.6x, and the medians were no worse.
+inline constexpr std::size_t kSharedCoreMinSegment = std::size_t{32} << 10;
+// Whether selection considers setting `p` of algorithm `a`.
+bool considered(const Algorithm& a, const Params& p);
 
 // What runs for the shape: an override if one is set for its kind, else the best candidate.
 Choice select(const Shape& shape);
