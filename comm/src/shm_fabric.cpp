@@ -13,6 +13,7 @@
 #include <string>
 
 #include "ccl/error.hpp"
+#include "ccl/selection.hpp"
 #include "channel.hpp"
 #include "copy_bytes.hpp"
 #include "tick_clock.hpp"
@@ -158,7 +159,8 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
       f->peers_[static_cast<std::size_t>(q)].in[cls] = f->ring(q, f->local_, cls);
     }
   }
-  f->oversubscribed_ = static_cast<long>(L) > sysconf(_SC_NPROCESSORS_ONLN);
+  f->oversubscribed_ =
+      core_sharing_of(static_cast<long>(L), sysconf(_SC_NPROCESSORS_ONLN)) != CoreSharing::none;
   f->can_push_ = f->probe_push();
   f->stores_ =
       kHasStreamingStores ? store_setting().value_or(StoreSetting::cached) : StoreSetting::cached;
