@@ -105,7 +105,7 @@ void ShmFabric::fill_piece(int slot, std::size_t at, const std::byte* data, std:
 bool ShmFabric::fill_first_piece(int slot, const int* locals, std::size_t n,
                                  const std::byte* data, std::size_t bytes) {
   // Cached or non-temporal stores, as most of the receivers ask (stream_transfer.cpp).
-  const bool streaming = streaming_for(locals, n);
+  const bool streaming = streaming_for(locals, n, bytes);
   fill_piece(slot, 0, data, std::min(kPiece, bytes), streaming);
   return streaming;
 }

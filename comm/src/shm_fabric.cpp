@@ -72,7 +72,17 @@ constexpr std::uint64_t kSeqMask = 0xffff, kNewContext = 1u << 16, kBytesMask = 
 // A bytes field no piece can have marks a long stream's first piece (kMaxBytes of them) sent by
 // non-temporal stores, for its receiver's prices (stream_transfer.cpp).
 constexpr std::uint64_t kStreamingFirst = kBytesMask;
-static_assert(kTinyCells < kSeqMask && ccl::detail::ShmFabric::kMaxBytes < kStreamingFirst);
+static_assert(kTinyCells < kSeqMask && ShmFabric::kMaxBytes < kStreamingFirst);
+// Bytes fields from kMaxBytes + 1 up mark one-cell messages whose stores were chosen by price
+// (cell_stores.cpp): cached ones first, then non-temporal ones, each counting down from
+// kMaxBytes.
+constexpr std::size_t kPricedCellSpan =
+    ShmFabric::kMaxBytes - ShmFabric::kStreamedCellFrom + 1;
+static_assert(ShmFabric::kMaxBytes + 2 * kPricedCellSpan < kStreamingFirst);
+std::size_t priced_cell_field(std::size_t bytes, bool streaming) {
+  return ShmFabric::kMaxBytes + 1 + (ShmFabric::kMaxBytes - bytes) +
+         (streaming ? kPricedCellSpan : 0);
+}
 
 std::uint64_t cell_word(std::uint64_t message, bool new_context, std::size_t bytes, bool more,
                         std::uint64_t tag) {
@@ -241,7 +251,7 @@ bool ShmFabric::push_op(ShmOp* op) {
   if (op->shared_slot >= 0) return push_reference(op);
   if (op->bytes > kMaxBytes) return push_pieces(op);
   return push(op->peer, size_class(op->bytes), op->context, op->tag, op->data, op->bytes, false,
-              single_cell_copy(op->bytes));
+              single_cell_copy(op->peer, op->bytes));
 }
 
 bool ShmFabric::take_unexpected(Peer& p, ShmOp* op) {
@@ -272,6 +282,8 @@ bool ShmFabric::take_piece(ShmOp* op, const std::byte* payload, std::size_t byte
   }
   if (op->fold != nullptr) {
     op->fold->apply(op->offset, payload, bytes);
+  } else if (in != nullptr && in->shared_slot < 0 && op->offset == 0 && !more) {
+    take_cell(op->peer, *in, op->data);  // a whole message in one cell
   } else {
     copy_bytes(op->data + op->offset, payload, bytes);
   }
@@ -296,19 +308,24 @@ bool ShmFabric::push(int to, int cls, const Pgid& ctx, std::uint64_t tag, const 
   if (tag >> 32 != 0)
     throw Error("ccl: internal: tag " + std::to_string(tag) + " does not fit a cell");
   std::byte* cell = r + g.cell(p.head);
-  if (copy == PieceCopy::cached) {
+  const bool priced = copy == PieceCopy::cached_cell || copy == PieceCopy::streaming_cell;
+  const std::uint64_t start = priced ? ticks() : 0;
+  if (copy == PieceCopy::cached || copy == PieceCopy::cached_cell) {
     copy_bytes(cell + kWord, data, bytes);
   } else {
     copy_streaming(cell + kWord, data, bytes);
     streaming_fence();  // the payload before the word that publishes it
   }
+  if (priced) price_cell_sent(to, copy == PieceCopy::streaming_cell, ticks() - start, bytes);
   const bool new_context = !p.context_sent || p.sent_context != ctx;
   if (new_context) {
     std::memcpy(r + g.context(p.head), &ctx, sizeof(Pgid));
     p.sent_context = ctx;
     p.context_sent = true;
   }
-  const std::size_t field = copy == PieceCopy::streaming_first ? kStreamingFirst : bytes;
+  const std::size_t field = copy == PieceCopy::streaming_first ? kStreamingFirst
+                            : priced ? priced_cell_field(bytes, copy == PieceCopy::streaming_cell)
+                                     : bytes;
   word(cell).store(cell_word(p.head, new_context, field, more, tag), std::memory_order_release);
   ++p.head;
   // The next tiny cell's line was last read by the peer, so our store into it will have to take
@@ -327,7 +344,7 @@ bool ShmFabric::send_now(int to, const Pgid& context, std::uint64_t tag, const s
   const int cls = size_class(bytes);
   const Lane& lane = peers_[static_cast<std::size_t>(to)].lanes[cls];
   return lane.queued.empty() &&
-         push(to, cls, context, tag, data, bytes, false, single_cell_copy(bytes));
+         push(to, cls, context, tag, data, bytes, false, single_cell_copy(to, bytes));
 }
 
 bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::byte* data,
@@ -362,7 +379,7 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
       if (fold != nullptr) {
         fold->apply(0, in.payload, bytes);
       } else {
-        copy_bytes(data, in.payload, bytes);
+        take_cell(from, in, data);
       }
     } else {
       keep_aside(p, cls, in);
@@ -384,6 +401,13 @@ bool ShmFabric::arrived(int from, const std::byte* ring, Lane& lane, const Geome
   in.bytes = static_cast<std::size_t>((w >> 17) & kBytesMask);
   in.streaming = in.bytes == kStreamingFirst;
   if (in.streaming) in.bytes = kMaxBytes;
+  in.cell_priced = in.bytes > kMaxBytes && !in.streaming;
+  if (in.cell_priced) {
+    std::size_t v = in.bytes - (kMaxBytes + 1);
+    in.cell_streaming = v >= kPricedCellSpan;
+    if (in.cell_streaming) v -= kPricedCellSpan;
+    in.bytes = kMaxBytes - v;
+  }
   in.more = (w & kMore) != 0;
   in.payload = cell + kWord;
   in.shared_slot = -1;

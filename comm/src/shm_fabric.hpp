@@ -45,6 +45,7 @@
 #include <vector>
 
 #include "ccl/pgid.hpp"
+#include "store_prices.hpp"
 
 namespace ccl::detail {
 
@@ -182,6 +183,11 @@ class ShmFabric {
     std::vector<std::byte> payload;
   };
   static constexpr int kClasses = 3;  // 0: tiny cells, 1: small cells, 2: large cells
+  // Streams are priced and chosen per size class, a power of two each: above kMaxBytes up to
+  // twice that is class 0, and so on; the last class takes all larger ones. Each class is a bit
+  // of the word in which a receiver asks for non-temporal stores (stream_transfer.cpp).
+  static constexpr int kStreamClasses = 16;
+  static int stream_class(std::size_t bytes);  // stream_transfer.cpp
   static constexpr int kLarge = 2;    // the ring class of streams and shared references
   static int size_class(std::size_t bytes) {
     return bytes <= kTinyBytes ? 0 : bytes <= kSmallBytes ? 1 : 2;
@@ -201,16 +207,14 @@ class ShmFabric {
     std::byte* in[kClasses] = {};   // its rings to us
     std::vector<ShmOp*> posted;     // receives from this peer, in posting order
     std::deque<Unexpected> unexpected;
-    // Streams from this peer, each way (cached stores, non-temporal ones): the ticks per byte
-    // of the last few; and how many streams went to it (stream_transfer.cpp).
-    struct Prices {
-      double last[4] = {};
-      std::uint32_t count = 0;
-      void add(double price) { last[count++ % 4] = price; }
-      double best() const;  // the least of those kept (noise only adds), 0 before any
+    // Per size class of stream (stream_transfer.cpp): the prices of the last few streams from
+    // this peer, each way; and how many streams of that class went to it.
+    struct StreamClass {
+      StorePrices cached, streaming;
+      std::uint32_t sends = 0;
     };
-    Prices cached, streaming;
-    std::uint32_t large_sends = 0;
+    StreamClass streams[kStreamClasses];
+    CellStoreChoice cells;  // one-cell messages of kStreamedCellFrom bytes or more
   };
   struct Geometry {              // of one ring class
     std::uint64_t cells = 0;     // a power of two
@@ -230,6 +234,8 @@ class ShmFabric {
     std::size_t bytes;
     bool more;               // a stream's piece that others follow
     bool streaming = false;  // a long stream's first piece, sent by non-temporal stores
+    bool cell_priced = false;     // a one-cell message whose stores were chosen by prices,
+    bool cell_streaming = false;  // and by non-temporal ones
     bool alone = false;      // large ring: no later message had arrived behind it
     int shared_slot = -1;    // the payload is in that slot of the sender's shared area
   };
@@ -256,33 +262,32 @@ class ShmFabric {
   // One message (or a stream's piece) into our ring of class `cls` to `to`; false when it is full.
   // How the payload is copied: with cached stores, or non-temporal ones (marking the first
   // piece of a stream so, for its receiver's prices).
-  enum class PieceCopy { cached, streaming, streaming_first };
+  // streaming_first: a long stream's first piece by non-temporal stores. *_cell: a message of
+  // one cell whose stores were chosen by prices (cell_stores.cpp): the sender times its copy,
+  // and a non-temporal one is marked for its receiver, who times its own.
+  enum class PieceCopy { cached, streaming, streaming_first, cached_cell, streaming_cell };
   bool push(int to, int cls, const Pgid& ctx, std::uint64_t tag, const std::byte* data,
             std::size_t bytes, bool more, PieceCopy copy = PieceCopy::cached);
-  // How a message of one cell is copied in: non-temporal stores from kStreamedCellFrom bytes
-  // while every rank has a core (unless CCL_STREAM_NT=0), cached ones otherwise. The sender's
-  // cached stores into a nearly full cell wait for each line to come back from the receiver's
-  // core, which read it last, and the receiver then snoops each line out of the sender's cache;
-  // non-temporal ones do neither, and the receiver reads memory. Bcast on 2 ranks, one socket
-  // (root, leaf): 8 KiB 0.90, 1.17 us cached, 0.27, 1.01 non-temporal; 6 KiB 0.55, 0.78 and
-  // 0.20, 0.91; 5 KiB 0.43, 0.64 and 0.19-0.49, 0.85-0.92. In a slower placement IMB's bcast,
-  // gather and scatter of 8 KiB took 4.0-4.4 us cached, 0.8-1.0 not (exchanges lose 0.1-0.3 us
-  // in a fast one). Where ranks share cores the receiver often runs next on the sender's core
-  // and finds the lines in its cache: allgather of 8 KiB on 4 ranks, 7.2-7.5 us cached, 9.6 not.
-  PieceCopy single_cell_copy(std::size_t bytes) const {
-    const bool streamed = bytes >= kStreamedCellFrom && !oversubscribed_ &&
-                          stores_ != StoreSetting::cached;
-    return streamed ? PieceCopy::streaming : PieceCopy::cached;
-  }
+  // How a message of one cell to `to` is copied in (cell_stores.cpp): cached stores below
+  // kStreamedCellFrom bytes and where ranks share cores (the receiver often runs next on the
+  // sender's core and finds the lines in its cache: allgather of 8 KiB on 4 ranks, 7.2-7.5 us
+  // cached, 9.6 not); as CCL_STREAM_NT says when set; otherwise the way the prices of both sides
+  // say is cheaper.
+  PieceCopy single_cell_copy(int to, std::size_t bytes);
+  // Ticks a one-cell message of `bytes` took to copy into `to`'s cell, or out of `from`'s.
+  void price_cell_sent(int to, bool streaming, std::uint64_t ticks, std::size_t bytes);
+  void price_cell_taken(int from, bool streaming, std::uint64_t ticks, std::size_t bytes);
+  // Copy a one-cell message out of its cell, priced when its sender chose its stores by price.
+  void take_cell(int from, const Incoming& in, std::byte* to);
   // A send's message into its ring: whole, or a stream's pieces from op->offset while there is
   // room. True once all of it is in.
   bool push_op(ShmOp* op);
   bool push_pieces(ShmOp* op);  // stream_transfer.cpp
-  // stream_transfer.cpp: whether the next stream to these receivers (one, or a shared send's)
-  // goes by non-temporal stores, as most of them ask; and the price of one received from `p`
+  // stream_transfer.cpp: whether the next stream of `bytes` to these receivers (one, or a
+  // shared send's) goes by non-temporal stores, as most of them ask for its size class; and the price of one received from `p`
   // (ticks from its first byte to its last; priced only under CCL_STREAM_NT=auto), which
   // updates the way this rank asks `p` to send.
-  bool streaming_for(const int* locals, std::size_t n);
+  bool streaming_for(const int* locals, std::size_t n, std::size_t bytes);
   void price_long_stream(Peer& p, bool streaming, std::uint64_t ticks, std::size_t bytes);
   void poll(int from, int cls);
   // The next message in `ring` (a ring to us), if it has arrived; its cell stays taken until

@@ -26,14 +26,16 @@
 // 8.2, 16 and 32 us cached in a slow placement (coll/sm's the same, tuned's CMA 3.9, 5.0, 7.3)
 // and 1.8, 3.0 and 5.5 non-temporal; in a fast one 2.2, 4.2, 8.1 cached, 1.6, 2.7, 5.1 not. So
 // every stream goes one way or the other as its receiver asks: each
-// receiver prices both ways per sender, in ticks per byte from the first piece to the last,
+// receiver prices both ways per sender and per size class (a power of two: what is cheaper for
+// 16 KiB need not be for 1 MiB), in ticks per byte from the first piece to the last,
 // counted only when the first piece arrived alone (the receiver waited, so the time is the whole
 // pipeline's); keeps the last four prices of each way (the two take turns until each has two:
 // a job's first is often cold); and asks for the other way once the least of its prices is below
 // kSwitch of the current way's (noise only adds; the margin keeps one lucky price from flipping
-// it), through a word of its ring's first line beside the tail it writes there. The sender reads
-// it at each such stream and goes the other way one time in kExplore, so that a change of
-// placement is seen. The first piece of a non-temporal stream says so, for the receiver's
+// it), through a bit per class in a word of its ring's first line beside the tail it writes
+// there. The sender reads it at each such stream and goes the other way in one run of streams in
+// kExplore, long enough to lap the ring (a single one would find the lines where the other way
+// left them), so that a change of placement is seen. The first piece of a non-temporal stream says so, for the receiver's
 // prices; nothing else changes for it. CCL_STREAM_NT=0 or 1 fixes the way. ccl-bench-collectives
 // on 2 ranks against Open MPI, a job across sockets, 256 KiB-4 MiB: reduce 1.60, 1.51, 0.87 and
 // scatter 1.58, 1.54, 1.00 with cached stores; with the choice, in the next job (also across),
@@ -54,11 +56,13 @@ namespace ccl::detail {
 
 namespace {
 
-constexpr std::uint32_t kExplore = 32;  // one long stream in this many goes the other way
+constexpr std::uint32_t kExplore = 32;  // of a class's streams, about one in this many go the
+                                        // other way
 constexpr double kSwitch = 0.8;         // the other way's price, at most, to switch to it
 
 // The word of a ring's first line, after the consumer's tail, where the consumer asks its
-// producer for non-temporal stores (1) or cached ones (0, as the segment starts).
+// producer for non-temporal stores (bit c set, for streams of size class c) or cached ones
+// (clear, as the segment starts).
 std::atomic_ref<std::uint64_t> streaming_wanted(std::byte* ring) {
   return std::atomic_ref<std::uint64_t>(
       *reinterpret_cast<std::uint64_t*>(ring + sizeof(std::uint64_t)));
@@ -69,7 +73,7 @@ std::atomic_ref<std::uint64_t> streaming_wanted(std::byte* ring) {
 bool ShmFabric::push_pieces(ShmOp* op) {
   // Every piece goes through the large ring, the last one too.
   if (op->offset == 0 && op->bytes > kMaxBytes) {
-    op->streaming = streaming_for(&op->peer, 1);
+    op->streaming = streaming_for(&op->peer, 1, op->bytes);
   }
   while (op->offset < op->bytes) {
     const std::size_t piece = std::min(kMaxBytes, op->bytes - op->offset);
@@ -93,33 +97,44 @@ std::optional<ShmFabric::StoreSetting> ShmFabric::store_setting() {
   return std::nullopt;
 }
 
-bool ShmFabric::streaming_for(const int* locals, std::size_t n) {
+int ShmFabric::stream_class(std::size_t bytes) {
+  int c = 0;
+  for (std::size_t top = 2 * kMaxBytes; bytes > top && c + 1 < kStreamClasses; top *= 2) ++c;
+  return c;
+}
+
+bool ShmFabric::streaming_for(const int* locals, std::size_t n, std::size_t bytes) {
   if (stores_ != StoreSetting::automatic) return stores_ == StoreSetting::streaming;
+  const int c = stream_class(bytes);
   std::size_t wanting = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const Peer& p = peers_[static_cast<std::size_t>(locals[i])];
-    if (streaming_wanted(p.out[kLarge]).load(std::memory_order_relaxed) != 0) ++wanting;
+    if ((streaming_wanted(p.out[kLarge]).load(std::memory_order_relaxed) >> c & 1) != 0) ++wanting;
   }
   const bool wanted = 2 * wanting >= n;
+  // The other way goes in a run long enough to lap the ring (or a shared slot's pieces) once and
+  // then be priced: its first streams find the lines where the current way left them (out of
+  // every cache after non-temporal stores), which is not the way's own price.
+  const std::uint32_t run =
+      static_cast<std::uint32_t>(std::min<std::size_t>(large_ring_holds() / bytes + 2, 16));
   Peer& first = peers_[static_cast<std::size_t>(locals[0])];
-  return ++first.large_sends % kExplore == 0 ? !wanted : wanted;
-}
-
-double ShmFabric::Peer::Prices::best() const {
-  const std::uint32_t n = std::min<std::uint32_t>(count, 4);
-  return n == 0 ? 0 : *std::min_element(last, last + n);
+  const std::uint32_t k = first.streams[c].sends++ % (kExplore * run);
+  return k >= (kExplore - 1) * run ? !wanted : wanted;
 }
 
 void ShmFabric::price_long_stream(Peer& p, bool streaming, std::uint64_t ticks, std::size_t bytes) {
-  (streaming ? p.streaming : p.cached).add(static_cast<double>(ticks) / static_cast<double>(bytes));
+  const int c = stream_class(bytes);
+  Peer::StreamClass& sc = p.streams[c];
+  (streaming ? sc.streaming : sc.cached).add(static_cast<double>(ticks) / static_cast<double>(bytes));
   std::atomic_ref<std::uint64_t> word = streaming_wanted(p.in[kLarge]);
-  const bool now = word.load(std::memory_order_relaxed) != 0;
-  const double cached = p.cached.best(), nt = p.streaming.best();
+  const std::uint64_t asked = word.load(std::memory_order_relaxed);  // only we write it
+  const bool now = (asked >> c & 1) != 0;
+  const double cached = sc.cached.best(), nt = sc.streaming.best();
   // The ways take turns until each has two prices (the first of a job is often a cold one).
-  const bool want = std::min(p.cached.count, p.streaming.count) < 2 ? !streaming
-                    : now                                           ? !(cached < kSwitch * nt)
-                                                                    : nt < kSwitch * cached;
-  if (want != now) word.store(want ? 1 : 0, std::memory_order_relaxed);
+  const bool want = std::min(sc.cached.count, sc.streaming.count) < 2 ? !streaming
+                    : now                                             ? !(cached < kSwitch * nt)
+                                                                      : nt < kSwitch * cached;
+  if (want != now) word.store(asked ^ (std::uint64_t{1} << c), std::memory_order_relaxed);
 }
 
 std::optional<unsigned long long> ShmFabric::stream_max_setting() {

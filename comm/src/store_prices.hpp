@@ -1,0 +1,29 @@
+// What the shared-memory fabric learns about its two ways of filling cells, cached stores and
+// non-temporal ones (stream_transfer.cpp for streams, cell_stores.cpp for one-cell messages):
+// prices in ticks per byte, and the choice of way for one-cell sends that follows them.
+#pragma once
+
+#include <cstdint>
+
+namespace ccl::detail {
+
+// The last four prices of one way; the least of them is its price (noise only adds).
+struct StorePrices {
+  double last[4] = {};
+  std::uint32_t count = 0;
+  void add(double price) { last[count++ % 4] = price; }
+  double best() const;  // 0 before any
+};
+
+// One-cell messages to one peer (cell_stores.cpp): our copies into its cells and out of its
+// cells, each way; how many we sent; and the way they go now.
+struct CellStoreChoice {
+  StorePrices sent_cached, sent_streaming, taken_cached, taken_streaming;
+  std::uint32_t sends = 0;
+  bool streaming = false;
+  // Whether the next send goes by non-temporal stores, given the receiver's least price of each
+  // way (0 while it has none) and the length of a run of the other way (to lap the ring).
+  bool next(double their_cached, double their_streaming, std::uint32_t run);
+};
+
+}  // namespace ccl::detail
