@@ -192,8 +192,12 @@ void ScheduleRun::post_transfers() {
   const std::uint32_t end = s_->round_begin[round_ + 1] - s_->plans[round_].during;
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
-    const bool pushed = st.copier != Copier::receiver;
+    // A transfer its sender copies is pushed where the channel pushes one of its size, and goes
+    // as any other (on the spot, shared) where it does not.
     const bool exchange = st.copier == Copier::exchange;
+    const bool pushed =
+        st.copier != Copier::receiver &&
+        channel_->pushes(st.peer, st.kind == StepKind::send ? st.src.bytes : st.dst.bytes, exchange);
     if (st.kind == StepKind::send && !pushed && !clocked_) {
       if (const std::uint32_t taken = send_shared(i, end); taken > 0) {
         i += taken - 1;
@@ -236,7 +240,7 @@ std::uint32_t ScheduleRun::send_shared(std::uint32_t first, std::uint32_t end) {
   if (!channel_->shares(st.src.bytes)) return 0;  // first: most sends are not shared
   std::uint32_t last = first + 1;
   while (last < end && s_->steps[last].kind == StepKind::send &&
-         s_->steps[last].copier == Copier::receiver && s_->steps[last].src == st.src) {
+         s_->steps[last].copier == st.copier && s_->steps[last].src == st.src) {
     ++last;
   }
   const std::uint32_t n = last - first;

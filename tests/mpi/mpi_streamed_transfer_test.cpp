@@ -5,8 +5,8 @@
 // longer or shorter, is reported there and the group still works. Also run with
 // CCL_STREAM_MAX=8192 (tests/CMakeLists.txt), where the same transfers go through MPI or are
 // pushed, with CCL_SHM=0, and with CCL_STREAM_NT=1 and 0, where streams
-// fill it by non-temporal stores or cached ones (by default each receiver asks for the cheaper;
-// single cells of 6-8 KiB go by non-temporal stores unless it is 0).
+// fill it by non-temporal stores or cached ones (by default each receiver asks for the cheaper,
+// and single cells of 6-8 KiB go as the prices of both sides say, each way marked in the cell).
 #include <gtest/gtest.h>
 
 #include <chrono>
