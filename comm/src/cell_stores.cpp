@@ -15,9 +15,9 @@
 // bytes field above kMaxBytes). Each side keeps the last four prices of each way, and the
 // receiver publishes the least of each in its ring's first line, beside the tail. Before each
 // send the sender adds its own least prices to the receiver's and changes way when the other
-// totals below kSwitch of the current. The other way is tried in runs long enough to lap the
+// totals below kStoreSwitch of the current. The other way is tried in runs long enough to lap the
 // large ring (its first copies find the lines where the current way left them), one send in
-// kExplore, so that a change of placement is seen; and the first runs take turns, so that each
+// kStoreExplore, so that a change of placement is seen; and the first runs take turns, so that each
 // way has prices.
 #include <algorithm>
 #include <atomic>
@@ -30,9 +30,6 @@
 namespace ccl::detail {
 
 namespace {
-
-constexpr std::uint32_t kExplore = 32;  // about one send in this many goes the other way
-constexpr double kSwitch = 0.8;         // the other way's total, at most, to switch to it
 
 // The receiver's least prices (cached, non-temporal), in the first line of its ring from us,
 // after its tail and the stream-stores word.
@@ -62,8 +59,8 @@ bool CellStoreChoice::next(double their_cached, double their_streaming, std::uin
   const bool heard = their_cached > 0 && their_streaming > 0;  // else our side alone
   const double cached = sent_cached.best() + (heard ? their_cached : 0);
   const double nt = sent_streaming.best() + (heard ? their_streaming : 0);
-  if (streaming ? cached < kSwitch * nt : nt < kSwitch * cached) streaming = !streaming;
-  return k % (kExplore * run) >= (kExplore - 1) * run ? !streaming : streaming;
+  if (streaming ? cached < kStoreSwitch * nt : nt < kStoreSwitch * cached) streaming = !streaming;
+  return explores(k, run) ? !streaming : streaming;
 }
 
 ShmFabric::PieceCopy ShmFabric::single_cell_copy(int to, std::size_t bytes) {

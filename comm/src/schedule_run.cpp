@@ -195,9 +195,8 @@ void ScheduleRun::post_transfers() {
     // A transfer its sender copies is pushed where the channel pushes one of its size, and goes
     // as any other (on the spot, shared) where it does not.
     const bool exchange = st.copier == Copier::exchange;
-    const bool pushed =
-        st.copier != Copier::receiver &&
-        channel_->pushes(st.peer, st.kind == StepKind::send ? st.src.bytes : st.dst.bytes, exchange);
+    const std::size_t bytes = st.kind == StepKind::send ? st.src.bytes : st.dst.bytes;
+    const bool pushed = st.copier != Copier::receiver && channel_->pushes(st.peer, bytes, exchange);
     if (st.kind == StepKind::send && !pushed && !clocked_) {
       if (const std::uint32_t taken = send_shared(i, end); taken > 0) {
         i += taken - 1;

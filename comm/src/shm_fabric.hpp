@@ -284,9 +284,9 @@ class ShmFabric {
   bool push_op(ShmOp* op);
   bool push_pieces(ShmOp* op);  // stream_transfer.cpp
   // stream_transfer.cpp: whether the next stream of `bytes` to these receivers (one, or a
-  // shared send's) goes by non-temporal stores, as most of them ask for its size class; and the price of one received from `p`
-  // (ticks from its first byte to its last; priced only under CCL_STREAM_NT=auto), which
-  // updates the way this rank asks `p` to send.
+  // shared send's) goes by non-temporal stores, as most of them ask for its size class; and the
+  // price of one received from `p` (ticks from its first byte to its last; priced only under
+  // CCL_STREAM_NT=auto), which updates the way this rank asks `p` to send.
   bool streaming_for(const int* locals, std::size_t n, std::size_t bytes);
   void price_long_stream(Peer& p, bool streaming, std::uint64_t ticks, std::size_t bytes);
   void poll(int from, int cls);

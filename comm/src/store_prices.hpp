@@ -7,6 +7,19 @@
 
 namespace ccl::detail {
 
+// Both choices (streams' and one-cell messages') go the other way once its price is at most
+// kStoreSwitch of the current way's (noise only adds; the margin keeps one lucky price from
+// flipping it), and try the other way in one run in kStoreExplore, so that a change of
+// placement is seen.
+constexpr double kStoreSwitch = 0.8;
+constexpr std::uint32_t kStoreExplore = 32;
+
+// Whether the k-th send of its kind is in the exploring run (the last `run` of each
+// kStoreExplore runs).
+constexpr bool explores(std::uint32_t k, std::uint32_t run) {
+  return k % (kStoreExplore * run) >= (kStoreExplore - 1) * run;
+}
+
 // The last four prices of one way; the least of them is its price (noise only adds).
 struct StorePrices {
   double last[4] = {};

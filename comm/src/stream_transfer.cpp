@@ -30,12 +30,12 @@
 // 16 KiB need not be for 1 MiB), in ticks per byte from the first piece to the last,
 // counted only when the first piece arrived alone (the receiver waited, so the time is the whole
 // pipeline's); keeps the last four prices of each way (the two take turns until each has two:
-// a job's first is often cold); and asks for the other way once the least of its prices is below
-// kSwitch of the current way's (noise only adds; the margin keeps one lucky price from flipping
-// it), through a bit per class in a word of its ring's first line beside the tail it writes
-// there. The sender reads it at each such stream and goes the other way in one run of streams in
-// kExplore, long enough to lap the ring (a single one would find the lines where the other way
-// left them), so that a change of placement is seen. The first piece of a non-temporal stream says so, for the receiver's
+// a job's first is often cold); and asks for the other way once the least of its prices is
+// below kStoreSwitch of the current way's (store_prices.hpp), through a bit per class in a word
+// of its ring's first line beside the tail it writes there. The sender reads it at each such
+// stream and goes the other way in one run of streams in kStoreExplore, long enough to lap the
+// ring (a single one would find the lines where the other way left them), so that a change of
+// placement is seen. The first piece of a non-temporal stream says so, for the receiver's
 // prices; nothing else changes for it. CCL_STREAM_NT=0 or 1 fixes the way. ccl-bench-collectives
 // on 2 ranks against Open MPI, a job across sockets, 256 KiB-4 MiB: reduce 1.60, 1.51, 0.87 and
 // scatter 1.58, 1.54, 1.00 with cached stores; with the choice, in the next job (also across),
@@ -55,10 +55,6 @@
 namespace ccl::detail {
 
 namespace {
-
-constexpr std::uint32_t kExplore = 32;  // of a class's streams, about one in this many go the
-                                        // other way
-constexpr double kSwitch = 0.8;         // the other way's price, at most, to switch to it
 
 // The word of a ring's first line, after the consumer's tail, where the consumer asks its
 // producer for non-temporal stores (bit c set, for streams of size class c) or cached ones
@@ -118,22 +114,22 @@ bool ShmFabric::streaming_for(const int* locals, std::size_t n, std::size_t byte
   const std::uint32_t run =
       static_cast<std::uint32_t>(std::min<std::size_t>(large_ring_holds() / bytes + 2, 16));
   Peer& first = peers_[static_cast<std::size_t>(locals[0])];
-  const std::uint32_t k = first.streams[c].sends++ % (kExplore * run);
-  return k >= (kExplore - 1) * run ? !wanted : wanted;
+  return explores(first.streams[c].sends++, run) ? !wanted : wanted;
 }
 
 void ShmFabric::price_long_stream(Peer& p, bool streaming, std::uint64_t ticks, std::size_t bytes) {
   const int c = stream_class(bytes);
   Peer::StreamClass& sc = p.streams[c];
-  (streaming ? sc.streaming : sc.cached).add(static_cast<double>(ticks) / static_cast<double>(bytes));
+  (streaming ? sc.streaming : sc.cached)
+      .add(static_cast<double>(ticks) / static_cast<double>(bytes));
   std::atomic_ref<std::uint64_t> word = streaming_wanted(p.in[kLarge]);
   const std::uint64_t asked = word.load(std::memory_order_relaxed);  // only we write it
   const bool now = (asked >> c & 1) != 0;
   const double cached = sc.cached.best(), nt = sc.streaming.best();
   // The ways take turns until each has two prices (the first of a job is often a cold one).
   const bool want = std::min(sc.cached.count, sc.streaming.count) < 2 ? !streaming
-                    : now                                             ? !(cached < kSwitch * nt)
-                                                                      : nt < kSwitch * cached;
+                    : now ? !(cached < kStoreSwitch * nt)
+                          : nt < kStoreSwitch * cached;
   if (want != now) word.store(asked ^ (std::uint64_t{1} << c), std::memory_order_relaxed);
 }
 
