@@ -13,6 +13,7 @@
 #include "ccl/cost.hpp"
 #include "ccl/error.hpp"
 #include "ccl/reduce_op.hpp"
+#include "ccl/schedule.hpp"
 
 namespace ccl::detail {
 
@@ -64,20 +65,20 @@ class Channel {
                     const Cost& stamp, Handles& hs) = 0;
   virtual void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
                     Handles& hs) = 0;
-  // A transfer whose sender copies the data straight into the receiver's buffer (Copier::sender,
-  // or Copier::exchange when `exchange`) where the transport can; elsewhere an ordinary one.
-  // Both sides use this form for it.
-  virtual void send_pushed(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-                           bool /*exchange*/, const Cost& stamp, Handles& hs) {
+  // A transfer one side copies straight between the two members' buffers (`copier`: the sender
+  // writes, Copier::sender or Copier::exchange, or the receiver reads, Copier::receiver) where
+  // the transport can; elsewhere an ordinary one. Both sides use this form for it.
+  virtual void send_direct(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
+                           Copier /*copier*/, const Cost& stamp, Handles& hs) {
     send(peer, tag, data, bytes, stamp, hs);
   }
-  virtual void recv_pushed(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
-                           bool /*exchange*/, Handles& hs) {
+  virtual void recv_direct(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
+                           Copier /*copier*/, Handles& hs) {
     recv(peer, tag, data, bytes, hs);
   }
-  // Whether such a transfer of `bytes` with `peer` is pushed (then it is posted, not exchanged);
-  // `exchange`: its copier is Copier::exchange, which pushes from a smaller size.
-  virtual bool pushes(int /*peer*/, std::size_t /*bytes*/, bool /*exchange*/) const {
+  // Whether such a transfer of `bytes` with `peer` goes direct (then it is posted, not
+  // exchanged); Copier::exchange goes so from a smaller size, Copier::both never.
+  virtual bool copies_direct(int /*peer*/, std::size_t /*bytes*/, Copier /*copier*/) const {
     return false;
   }
   // Whether a receive of `bytes` (elements of `elem` bytes) from `peer` can fold its data as it

@@ -134,28 +134,30 @@ void MpiChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t 
   });
 }
 
-void MpiChannel::send_pushed(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-                             bool exchange, const Cost& stamp, Handles& hs) {
-  if (!pushes(peer, bytes, exchange)) {
+void MpiChannel::send_direct(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
+                             Copier copier, const Cost& stamp, Handles& hs) {
+  if (!copies_direct(peer, bytes, copier)) {
     send(peer, tag, data, bytes, stamp, hs);
     return;
   }
   ShmOp* op = shm_op(true, local_[static_cast<std::size_t>(peer)], tag, data, bytes);
-  op->push = ShmOp::Push::source;
+  op->direct = ShmOp::Direct::source;
+  op->pulled = copier == Copier::receiver;
   hs.ops.push_back(op);
-  fabric_->start_push(op);
+  fabric_->start_direct(op);
 }
 
-void MpiChannel::recv_pushed(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
-                             bool exchange, Handles& hs) {
-  if (!pushes(peer, bytes, exchange)) {
+void MpiChannel::recv_direct(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
+                             Copier copier, Handles& hs) {
+  if (!copies_direct(peer, bytes, copier)) {
     recv(peer, tag, data, bytes, hs);
     return;
   }
   ShmOp* op = shm_op(false, local_[static_cast<std::size_t>(peer)], tag, data, bytes);
-  op->push = ShmOp::Push::target;
+  op->direct = ShmOp::Direct::target;
+  op->pulled = copier == Copier::receiver;
   hs.ops.push_back(op);
-  fabric_->start_push(op);
+  fabric_->start_direct(op);
 }
 
 void MpiChannel::send_shared(const int* peers, std::size_t n, std::uint64_t tag,

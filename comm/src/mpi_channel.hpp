@@ -37,14 +37,15 @@ class MpiChannel final : public Channel {
   void send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
             const Cost& stamp, Handles& hs) override;
   void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes, Handles& hs) override;
-  void send_pushed(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-                   bool exchange, const Cost& stamp, Handles& hs) override;
-  void recv_pushed(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes, bool exchange,
+  void send_direct(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
+                   Copier copier, const Cost& stamp, Handles& hs) override;
+  void recv_direct(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes, Copier copier,
                    Handles& hs) override;
   // Messages between members of one node larger than the rings hold at once, when its ranks can
-  // write into one another's memory.
-  bool pushes(int peer, std::size_t bytes, bool exchange) const override {
-    return fabric_ != nullptr && bytes > fabric_->push_above(exchange) && fabric_->can_push() &&
+  // reach into one another's memory.
+  bool copies_direct(int peer, std::size_t bytes, Copier copier) const override {
+    return copier != Copier::both && fabric_ != nullptr &&
+           bytes > fabric_->direct_above(copier == Copier::exchange) && fabric_->can_reach() &&
            local_[static_cast<std::size_t>(peer)] >= 0;
   }
   // Receives through shared memory fold piece by piece: pieces must be whole elements.

@@ -127,13 +127,12 @@ bool ScheduleRun::exchange_pair() {
   if (!plan.pair || clocked_ || plan.during_bytes > kOverlapWorth) return false;
   const Step* send = plan.send >= 0 ? &s_->steps[static_cast<std::size_t>(plan.send)] : nullptr;
   const Step* recv = plan.recv >= 0 ? &s_->steps[static_cast<std::size_t>(plan.recv)] : nullptr;
-  // A pushed transfer has a handshake of its own, which only posting runs.
-  auto pushed = [&](const Step* st) {
-    if (st == nullptr || st->copier == Copier::receiver) return false;
-    return channel_->pushes(st->peer, st == send ? st->src.bytes : st->dst.bytes,
-                            st->copier == Copier::exchange);
+  // A direct transfer has a handshake of its own, which only posting runs.
+  auto direct = [&](const Step* st) {
+    return st != nullptr &&
+           channel_->copies_direct(st->peer, st == send ? st->src.bytes : st->dst.bytes, st->copier);
   };
-  if (pushed(send) || pushed(recv)) return false;
+  if (direct(send) || direct(recv)) return false;
   if (send != nullptr || recv != nullptr) {
     const Fold* fold = recv ? fold_for(*recv) : nullptr;
     if (!channel_->exchange(send ? send->peer : -1, send ? binding_.at(send->src) : nullptr,
@@ -192,12 +191,11 @@ void ScheduleRun::post_transfers() {
   const std::uint32_t end = s_->round_begin[round_ + 1] - s_->plans[round_].during;
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
-    // A transfer its sender copies is pushed where the channel pushes one of its size, and goes
-    // as any other (on the spot, shared) where it does not.
-    const bool exchange = st.copier == Copier::exchange;
+    // A transfer one side copies goes direct where the channel sends one of its size so, and as
+    // any other (on the spot, shared) where it does not.
     const std::size_t bytes = st.kind == StepKind::send ? st.src.bytes : st.dst.bytes;
-    const bool pushed = st.copier != Copier::receiver && channel_->pushes(st.peer, bytes, exchange);
-    if (st.kind == StepKind::send && !pushed && !clocked_) {
+    const bool direct = channel_->copies_direct(st.peer, bytes, st.copier);
+    if (st.kind == StepKind::send && !direct && !clocked_) {
       if (const std::uint32_t taken = send_shared(i, end); taken > 0) {
         i += taken - 1;
         continue;
@@ -213,16 +211,16 @@ void ScheduleRun::post_transfers() {
     }
     if (st.kind == StepKind::send) {
       if (clocked_) after_sends_ += Cost{1, st.src.bytes, 0};
-      if (pushed) {
-        channel_->send_pushed(st.peer, tag_, binding_.at(st.src), st.src.bytes, exchange,
+      if (direct) {
+        channel_->send_direct(st.peer, tag_, binding_.at(st.src), st.src.bytes, st.copier,
                               after_sends_, handles_);
       } else {
         channel_->send(st.peer, tag_, binding_.at(st.src), st.src.bytes, after_sends_, handles_);
       }
       traffic_->messages += 1;
       traffic_->bytes += st.src.bytes;
-    } else if (pushed) {
-      channel_->recv_pushed(st.peer, tag_, binding_.at(st.dst), st.dst.bytes, exchange, handles_);
+    } else if (direct) {
+      channel_->recv_direct(st.peer, tag_, binding_.at(st.dst), st.dst.bytes, st.copier, handles_);
     } else if (const Fold* fold = fold_for(st)) {
       channel_->recv_folded(st.peer, tag_, st.dst.bytes, *fold, handles_);
       note_fold(st);

@@ -171,7 +171,7 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
   }
   f->oversubscribed_ =
       core_sharing_of(static_cast<long>(L), sysconf(_SC_NPROCESSORS_ONLN)) != CoreSharing::none;
-  f->can_push_ = f->probe_push();
+  f->can_reach_ = f->probe_reach();
   f->stores_ =
       kHasStreamingStores ? store_setting().value_or(StoreSetting::cached) : StoreSetting::cached;
   f->stream_limit_ = f->agreed_stream_limit();

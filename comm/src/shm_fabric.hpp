@@ -10,8 +10,8 @@
 // one cell (kMaxBytes) and up to stream_limit() goes as a stream of cell-sized pieces through
 // the large ring, the receiver copying each out while the sender fills the next
 // (stream_transfer.cpp; with cached or non-temporal stores, whichever the receiver found
-// cheaper). Larger ones do not come here: the channel sends them through MPI,
-// or, when the schedule has the sender copy, the fabric pushes them (push_transfer.cpp): only their
+// cheaper). Larger ones do not come here: the channel sends them through MPI, or, when the
+// schedule has one side copy, that side copies them directly (direct_transfer.cpp): only their
 // two control messages use the rings. Both sides classify a transfer by its size, which they
 // always agree on.
 //
@@ -51,21 +51,23 @@ namespace ccl::detail {
 
 struct Fold;  // channel.hpp
 
-// One send or receive through the fabric; owned by the fabric's pool. A pushed transfer
-// (ShmFabric::start_push) runs its two control messages through the same op, one after the other.
+// One send or receive through the fabric; owned by the fabric's pool. A direct transfer
+// (ShmFabric::start_direct) runs its two control messages through the same op, one after the
+// other.
 struct ShmOp {
-  enum class Push : std::uint8_t { none, source, target };
+  enum class Direct : std::uint8_t { none, source, target };
   bool is_send = false;
   bool done = false;
-  Push push = Push::none;
+  Direct direct = Direct::none;
+  bool pulled = false;  // a direct transfer the receiver copies (else the sender)
   int peer = -1;  // node-local index of the other side
   Pgid context;
   std::uint64_t tag = 0;
   std::byte* data = nullptr;  // the message's payload; send: read only
   std::size_t bytes = 0;
   std::size_t offset = 0;  // a streamed message: bytes sent or received so far
-  // A pushed transfer: the caller's buffer, while data and bytes are those of a control message
-  // (the target's address and size, then the source's notice of what it wrote).
+  // A direct transfer: the caller's buffer, while data and bytes are those of a control message
+  // (the asker's address and size, then the copier's notice of what it copied).
   std::byte* buffer = nullptr;
   std::size_t buffer_bytes = 0;
   std::uint64_t control[2] = {};
@@ -108,17 +110,17 @@ class ShmFabric {
   void start(ShmOp* op);
   // Whether the ranks of this node can write into one another's memory (cross-memory attach,
   // tried once at create() and agreed; CCL_PUSH=0 says no).
-  bool can_push() const { return can_push_; }
+  bool can_reach() const { return can_reach_; }
   // Messages above kMaxBytes and up to this size go through the rings as streams of pieces
   // (stream_transfer.cpp); the same on every rank of the node.
   std::size_t stream_limit() const { return stream_limit_; }
-  // A transfer the schedule has the sender copy (Copier::sender) is pushed above this size: what
-  // does not fit in the ring at once, where one copy beats two (stream_transfer.cpp). An
-  // exchange (Copier::exchange) above half the ring where every rank has a core (streams then
-  // outgrow the ring): each member would make both copies of a stream. Where ranks share cores
-  // a push waits for its receiver to wake and send its address, and the ring does not (IMB's
-  // allgather of 64 KiB on 3 ranks: 40 us pushed, 28 streamed).
-  std::size_t push_above(bool exchange) const {
+  // A transfer the schedule has one side copy (Copier::sender, Copier::receiver) goes direct above
+  // this size: what does not fit in the ring at once, where one copy beats two
+  // (stream_transfer.cpp). An exchange (Copier::exchange) above half the ring where every rank
+  // has a core (streams then outgrow the ring): each member would make both copies of a stream.
+  // Where ranks share cores a push waits for its receiver to wake and send its address, and the
+  // ring does not (IMB's allgather of 64 KiB on 3 ranks: 40 us pushed, 28 streamed).
+  std::size_t direct_above(bool exchange) const {
     const std::size_t ring = large_ring_holds();
     if (stream_limit_ <= ring) return stream_limit_;
     return exchange ? ring / 2 : ring;
@@ -152,12 +154,12 @@ class ShmFabric {
   void send_shared(ShmOp* const* ops, std::size_t n);
   bool send_reference_now(int to, const Pgid& context, std::uint64_t tag, int slot,
                           std::size_t bytes, bool streaming);
-  // Start a pushed transfer (op->push says which side; data and bytes are the caller's buffer,
-  // larger than push_above()). The target sends the source its buffer's address; the source
-  // writes the data straight there (process_vm_writev) and answers with a notice of the bytes
-  // written.
-  // Each side's op is done when its part is: one copy, made by the sender.
-  void start_push(ShmOp* op);
+  // Start a direct transfer (op->direct says which side, op->pulled which copies; data and bytes
+  // are the caller's buffer, larger than direct_above()). The side that does not copy sends the
+  // other its buffer's address; the copier copies straight from or to there (process_vm_readv,
+  // process_vm_writev) and answers with a notice of the bytes copied.
+  // Each side's op is done when its part is: one copy, made by the copier.
+  void start_direct(ShmOp* op);
   // Shortcuts for a blocking transfer when nothing else is under way, without an ShmOp:
   // send_now puts the message in its ring if it has room and no earlier send waits for it;
   // recv_now takes the message, waiting for it, when no other receive from that peer is posted
@@ -301,13 +303,15 @@ class ShmFabric {
   static void keep_aside(Peer& p, int cls, const Incoming& in);
   // `more`: a stream that was still going on at `got` bytes.
   [[noreturn]] static void size_mismatch(std::size_t got, std::size_t wanted, bool more = false);
-  // op's message went into its ring, or arrived into op->data: done, or a pushed transfer's next
-  // step (push_transfer.cpp).
+  // op's message went into its ring, or arrived into op->data: done, or a direct transfer's next
+  // step (direct_transfer.cpp).
   void sent(ShmOp* op);
   void received(ShmOp* op);
-  // The source's part of a pushed transfer, once the target's address is in op->control.
-  void write_pushed(ShmOp* op);
-  bool probe_push();  // collective over the node: can every rank write into its neighbour?
+  // The copier's part of a direct transfer, once the asker's address is in op->control.
+  void copy_direct(ShmOp* op);
+  // The receiver's end of a direct transfer: reports a failed copy or sizes that differ.
+  void check_notice(const ShmOp* op) const;
+  bool probe_reach();  // collective over the node: can every rank reach into its neighbour?
   // Bytes the large ring holds at once: its cells, full.
   std::size_t large_ring_holds() const { return geometry_[2].cells * kMaxBytes; }
   // Collective over the node: stream_limit(), CCL_STREAM_MAX (bytes) if every rank sets it.
@@ -336,7 +340,7 @@ class ShmFabric {
   int size_ = 0;
   Geometry geometry_[kClasses];
   bool oversubscribed_ = false;
-  bool can_push_ = false;
+  bool can_reach_ = false;
   StoreSetting stores_ = StoreSetting::automatic;
   std::size_t stream_limit_ = kMaxBytes;
   std::vector<int> pids_;  // of the node's ranks, by local index

@@ -30,20 +30,22 @@ struct Slice {
 
 enum class StepKind : std::uint8_t { send, recv, copy, reduce };
 
-// Who copies a large message between two members on one node. Normally both: the sender into
-// the shared-memory rings and the receiver out of them, a pipeline of two copies that beats MPI's
-// single-copy path (a system call per transfer) for one-way traffic such as a bcast's. A member
-// that both sends and receives large messages in a round (exchanges: rings, recursive doubling,
-// pairwise) would then copy twice as much as it moves, and one that receives from many at once
-// (a gather's root) would copy everything itself: their schedules have the sender write straight
-// into the receiver's buffer (Copier::sender) once a message outgrows the rings. An exchange
-// (Copier::exchange: the member sends and receives at once, and so does its partner) is pushed
-// from half the rings on where ranks have a core each (ShmFabric::push_above): a stream there
-// costs each member two copies of what it moves, a push one and a handshake. IMB's allgather and
-// alltoall of 64 KiB on 2 ranks took 8.3-9.2 us pushed against 12.2-12.9 streamed, while a
-// one-way gather of 64 KiB took 8.6 pushed, 5.9 streamed. Both sides of a transfer name the
-// same copier.
-enum class Copier : std::uint8_t { receiver, sender, exchange };
+// Who copies a large message between two members on one node. Normally both (Copier::both): the
+// sender into the shared-memory rings and the receiver out of them, a pipeline of two copies that
+// beats MPI's single-copy path (a system call per transfer) for one-way traffic such as a chain's.
+// A member that both sends and receives large messages in a round (exchanges: rings, recursive
+// doubling, pairwise) would then copy twice as much as it moves, and one that receives from many
+// at once (a gather's root) would copy everything itself: their schedules have the sender write
+// straight into the receiver's buffer (Copier::sender) once a message outgrows the rings. A root
+// that sends to many, or has a copy of its own to make (a linear scatter's), has each receiver
+// read straight from its buffer instead (Copier::receiver): the root's part is a handshake. An
+// exchange (Copier::exchange: the member sends and receives at once, and so does its partner) is
+// pushed from half the rings on where ranks have a core each (ShmFabric::direct_above): a stream
+// there costs each member two copies of what it moves, a push one and a handshake. IMB's
+// allgather and alltoall of 64 KiB on 2 ranks took 8.3-9.2 us pushed against 12.2-12.9 streamed,
+// while a one-way gather of 64 KiB took 8.6 pushed, 5.9 streamed. Both sides of a transfer name
+// the same copier.
+enum class Copier : std::uint8_t { both, sender, receiver, exchange };
 
 struct Step {
   StepKind kind;
@@ -52,7 +54,7 @@ struct Step {
   Slice src;                         // send, copy, reduce (the incoming operand)
   Slice dst;                         // recv, copy, reduce (the accumulator, also the result)
   Slice base;                        // reduce: the other operand when it is not dst (saves a copy)
-  Copier copier = Copier::receiver;  // send, recv
+  Copier copier = Copier::both;  // send, recv
   // recv: the next round's first step is a reduce of what this receives, which may be done as
   // the data arrives instead (mark_folds decides; schedule_run.cpp folds).
   bool folds = false;
@@ -94,8 +96,8 @@ class ScheduleBuilder {
   explicit ScheduleBuilder(std::string_view algorithm);  // a literal: it is not copied
 
   // Transfers of zero bytes are dropped: both sides derive the same sizes from the shape.
-  void send(int peer, Slice s, Copier copier = Copier::receiver);
-  void recv(int peer, Slice s, Copier copier = Copier::receiver);
+  void send(int peer, Slice s, Copier copier = Copier::both);
+  void recv(int peer, Slice s, Copier copier = Copier::both);
   // Zero-byte messages that carry only synchronisation (sync).
   void send_token(int peer);
   void recv_token(int peer);
