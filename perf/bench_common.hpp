@@ -121,14 +121,18 @@ inline double time_calls(const std::function<void()>& f, int iters) {
 // The barrier is the timed library's own, as under IMB, where MPI_Barrier is the library's: the
 // order and skew in which members leave it are part of what its users see (coll/sm's barrier
 // on ranks sharing cores leaves members descheduled, which made the next call of any library
-// 3-8x slower). The mean over ranks of each rank's mean, and the slowest rank's mean.
+// 3-8x slower). After warm_up_calls untimed, as IMB warms up. The mean over ranks of each rank's
+// mean, and the slowest rank's mean.
 struct PerCall {
   double avg, max;
 };
 inline void mpi_barrier() { PMPI_Barrier(MPI_COMM_WORLD); }
 inline PerCall time_each_call(const std::function<void(int)>& f, int iters,
                               const std::function<void()>& barrier = mpi_barrier) {
-  f(0);
+  for (int i = 0; i < warm_up_calls(iters); ++i) {
+    barrier();
+    f(i);
+  }
   double sum = 0;
   for (int i = 0; i < iters; ++i) {
     barrier();

@@ -19,3 +19,11 @@ inline int calls_per_block(std::size_t total_bytes) {
   const std::size_t calls = (std::size_t{8} << 20) / std::max<std::size_t>(total_bytes, 1);
   return static_cast<int>(std::clamp<std::size_t>(calls, 5, 2000));
 }
+
+// Untimed calls before the timed ones of a per-call measurement: as many as IMB makes at least
+// (its warm-up, 10 calls or all of them when fewer are timed). Single-copy transfers between
+// processes (process_vm_readv, process_vm_writev, as Open MPI's CMA path too) run slow for the
+// first calls on a buffer, and again after other work has used it: a pulled 4 MiB scatter on 2
+// ranks took 6-7 ms on fresh buffers, then 400-900 us falling to ~330 over ten calls; after one
+// warm-up call it timed at 640 us, after five at 350, while the streamed one was ~400 either way.
+inline int warm_up_calls(int timed_calls) { return std::min(timed_calls, 10); }
