@@ -122,10 +122,10 @@ void ShmFabric::check_notice(const ShmOp* op) const {
   const std::uint64_t notice = op->control[0];  // the sender's size, or the copy's failure
   if ((notice & kCopyFailed) != 0) {
     const int copier = world_of_local_[static_cast<std::size_t>(op->pulled ? local_ : op->peer)];
+    const int owner = world_of_local_[static_cast<std::size_t>(op->pulled ? op->peer : local_)];
     throw Error("ccl: world rank " + std::to_string(copier) + " could not copy a message of " +
                 std::to_string(op->buffer_bytes) + " bytes " +
-                (op->pulled ? "out of world rank " : "into world rank ") +
-                std::to_string(world_of_local_[static_cast<std::size_t>(op->pulled ? op->peer : local_)]) +
+                (op->pulled ? "out of world rank " : "into world rank ") + std::to_string(owner) +
                 "'s memory (" + (op->pulled ? "process_vm_readv: " : "process_vm_writev: ") +
                 std::strerror(static_cast<int>(notice & ~kCopyFailed)) +
                 "); CCL_PUSH=0 turns such transfers off");

@@ -129,8 +129,9 @@ bool ScheduleRun::exchange_pair() {
   const Step* recv = plan.recv >= 0 ? &s_->steps[static_cast<std::size_t>(plan.recv)] : nullptr;
   // A direct transfer has a handshake of its own, which only posting runs.
   auto direct = [&](const Step* st) {
-    return st != nullptr && st->copier != Copier::both &&  // most: no virtual call then
-           channel_->copies_direct(st->peer, st == send ? st->src.bytes : st->dst.bytes, st->copier);
+    if (st == nullptr || st->copier == Copier::both) return false;  // most: no virtual call
+    return channel_->copies_direct(st->peer, st == send ? st->src.bytes : st->dst.bytes,
+                                   st->copier);
   };
   if (direct(send) || direct(recv)) return false;
   if (send != nullptr || recv != nullptr) {
@@ -194,7 +195,8 @@ void ScheduleRun::post_transfers() {
     // A transfer one side copies goes direct where the channel sends one of its size so, and as
     // any other (on the spot, shared) where it does not.
     const std::size_t bytes = st.kind == StepKind::send ? st.src.bytes : st.dst.bytes;
-    const bool direct = st.copier != Copier::both && channel_->copies_direct(st.peer, bytes, st.copier);
+    const bool direct =
+        st.copier != Copier::both && channel_->copies_direct(st.peer, bytes, st.copier);
     if (st.kind == StepKind::send && !direct && !clocked_) {
       if (const std::uint32_t taken = send_shared(i, end); taken > 0) {
         i += taken - 1;
