@@ -8,7 +8,7 @@
 //   asker (pushed: receiver; pulled: sender)   copier (pushed: sender; pulled: receiver)
 //   ── address {buffer, bytes} ─────────────►  waits for it (tag | kAddressTag)
 //                                              copies between its buffer and that address
-//   waits for it (tag | kNoticeTag)  ◄──────── notice {bytes copied}
+//   waits for it (tag | kNoticeTag)  ◄──────── notice {sender's size, or the copy's failure}
 //
 // Cost: one copy of the message, by the copier, and two control messages of 16 and 8 bytes
 // through the tiny ring (~0.1 us each). The control messages are ordinary fabric messages under
@@ -100,19 +100,19 @@ void ShmFabric::received(ShmOp* op) {
 
 void ShmFabric::copy_direct(ShmOp* op) {
   const std::uint64_t there = op->control[0], their_bytes = op->control[1];
-  std::uint64_t notice = op->buffer_bytes;  // a size that differs: nothing copied
+  // The notice: the sender's size (a size that differs: nothing copied), or the copy's failure.
+  // The receiver judges by it: a pushed target by the one it gets, a pulling receiver by its own
+  // once it is out.
+  std::uint64_t notice = op->pulled ? their_bytes : op->buffer_bytes;
   if (their_bytes == op->buffer_bytes) {
     const int err = copy_across(pids_[static_cast<std::size_t>(op->peer)], !op->pulled,
                                 op->buffer, there, op->buffer_bytes);
     if (err != 0) notice = kCopyFailed | static_cast<std::uint64_t>(err);
   }
-  // A pulling receiver judges its copy by this notice once it is out; the pushed target by the
-  // one it gets. Either way the size it holds is the sender's.
-  op->control[0] = op->pulled && (notice & kCopyFailed) == 0 ? their_bytes : notice;
-  if (op->pulled) op->control[1] = notice;
+  op->control[0] = notice;
   op->is_send = true;
   op->tag = (op->tag & ~kAddressTag) | kNoticeTag;
-  op->data = reinterpret_cast<std::byte*>(&op->control[op->pulled ? 1 : 0]);
+  op->data = reinterpret_cast<std::byte*>(op->control);
   op->bytes = sizeof(std::uint64_t);
   op->offset = 0;
   start(op);  // done once the notice is in its ring

@@ -157,7 +157,7 @@ class ShmFabric {
   // Start a direct transfer (op->direct says which side, op->pulled which copies; data and bytes
   // are the caller's buffer, larger than direct_above()). The side that does not copy sends the
   // other its buffer's address; the copier copies straight from or to there (process_vm_readv,
-  // process_vm_writev) and answers with a notice of the bytes copied.
+  // process_vm_writev) and answers with a notice: the sender's size, or the copy's failure.
   // Each side's op is done when its part is: one copy, made by the copier.
   void start_direct(ShmOp* op);
   // Shortcuts for a blocking transfer when nothing else is under way, without an ShmOp:
