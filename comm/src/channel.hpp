@@ -108,6 +108,9 @@ class Channel {
   virtual void idle() {}
   // The round is over: release what the handles hold.
   virtual void end_round(Handles& hs) { hs.clear(); }
+  // A send of `bytes` to `peer` comes soon, among others of the round: where it goes into
+  // memory another core last read, ask for that memory now (ScheduleRun::ready_cells).
+  virtual void ready_cell(int /*peer*/, std::size_t /*bytes*/) {}
   // A send the transport can finish on the spot (a small message copied into the peer's ring
   // behind nothing queued): done, with no handle to wait for or release; false: post it.
   virtual bool send_now(int /*peer*/, std::uint64_t /*tag*/, const std::byte* /*data*/,

@@ -60,6 +60,10 @@ class MpiChannel final : public Channel {
   }
   void send_shared(const int* peers, std::size_t n, std::uint64_t tag, const std::byte* data,
                    std::size_t bytes, Handles& hs) override;
+  void ready_cell(int peer, std::size_t bytes) override {
+    const int local = shm_peer(peer, bytes);
+    if (local >= 0) fabric_->ready_cell(local, bytes);
+  }
   bool send_now(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes) override {
     const int local = shm_peer(peer, bytes);
     return local >= 0 && fabric_->send_now(local, context_, tag, data, bytes);

@@ -138,6 +138,7 @@ RoundPlan plan_of(const Schedule& s, std::size_t r) {
         break;
     }
   }
+  p.sends = static_cast<std::uint32_t>(sends);
   p.pair = sends <= 1 && recvs <= 1;
   return p;
 }

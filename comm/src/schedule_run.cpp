@@ -190,6 +190,7 @@ void ScheduleRun::abandon() {
 void ScheduleRun::post_transfers() {
   const std::uint32_t begin = s_->round_begin[round_] + s_->plans[round_].locals;
   const std::uint32_t end = s_->round_begin[round_ + 1] - s_->plans[round_].during;
+  if (s_->plans[round_].sends > 1 && !clocked_) ready_cells(begin, end);
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
     // A transfer one side copies goes direct where the channel sends one of its size so, and as
@@ -232,6 +233,22 @@ void ScheduleRun::post_transfers() {
   }
   if (end > begin) traffic_->rounds += 1;
   posted_ = true;
+}
+
+// A root sending to several peers writes a cell of each peer's ring, each cell last read by its
+// peer's core: every copy's stores wait for their lines to come back, and a copy fills the store
+// buffer, so the next copy waits for the last one's lines. Asked for all at once, the lines come
+// back in one trip instead of one after another (sends the channel would share copy once anyway,
+// and have their own lines). IMB's bcast of 256 B-1 KiB, per call: 0.55-1.24 us before,
+// 0.37-0.70 after at 3, 4 and 8 ranks of 2 cores (coll/sm 0.34-0.45); its root at 8 ranks, 1 KiB:
+// 1.4-1.7 us before, 0.8-1.0 after.
+void ScheduleRun::ready_cells(std::uint32_t begin, std::uint32_t end) {
+  for (std::uint32_t i = begin; i < end; ++i) {
+    const Step& st = s_->steps[i];
+    if (st.kind == StepKind::send && !channel_->shares(st.src.bytes)) {
+      channel_->ready_cell(st.peer, st.src.bytes);
+    }
+  }
 }
 
 std::uint32_t ScheduleRun::send_shared(std::uint32_t first, std::uint32_t end) {

@@ -63,6 +63,8 @@ class ScheduleRun final : public Stage {
   // allows it and the channel can (then fold_ holds it); null otherwise.
   const Fold* fold_for(const Step& recv);
   void note_fold(const Step& recv);  // the next round's first step was folded: skip it
+  // Before a round's sends: the channel asks for the memory each will write (see the .cpp).
+  void ready_cells(std::uint32_t begin, std::uint32_t end);
   // Send step `first` and the sends right after it of the same slice (a bcast's root), up to
   // `end`, as one shared send when there are several and the channel can share them; how many
   // steps that took (0: none).

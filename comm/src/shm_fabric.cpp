@@ -338,6 +338,18 @@ bool ShmFabric::push(int to, int cls, const Pgid& ctx, std::uint64_t tag, const 
   return true;
 }
 
+void ShmFabric::ready_cell(int to, std::size_t bytes) {
+  if (bytes > kMaxBytes) return;
+  const int cls = size_class(bytes);
+  if (cls == 0) return;
+  const Geometry& g = geometry_[cls];
+  Peer& peer = peers_[static_cast<std::size_t>(to)];
+  const Lane& p = peer.lanes[cls];
+  if (p.head - p.tail_seen >= g.cells) return;  // no room known: the send may queue
+  const std::byte* cell = peer.out[cls] + g.cell(p.head);
+  for (std::size_t at = 0; at < kWord + bytes; at += kLine) prefetch_for_write(cell + at);
+}
+
 bool ShmFabric::send_now(int to, const Pgid& context, std::uint64_t tag, const std::byte* data,
                          std::size_t bytes) {
   if (bytes > kMaxBytes) return false;  // a stream may need the receiver to drain the ring

@@ -169,6 +169,9 @@ class ShmFabric {
                 std::size_t bytes);
   bool recv_now(int from, const Pgid& context, std::uint64_t tag, std::byte* data,
                 std::size_t bytes, const Fold* fold = nullptr);
+  // Ask for the lines of the cell a message of `bytes` to `to` would go into next, for writing
+  // (messages of the small and large rings; the tiny ring's next line is asked for by push()).
+  void ready_cell(int to, std::size_t bytes);
   // Move queued sends into rings and arrived messages to their receives; never blocks. Now and
   // then it also lets MPI progress (see drive_mpi).
   void progress();

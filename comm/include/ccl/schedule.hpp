@@ -69,6 +69,7 @@ struct RoundPlan {
   std::uint32_t during = 0;
   std::size_t during_bytes = 0;
   std::int32_t send = -1, recv = -1;
+  std::uint32_t sends = 0;
   bool pair = false;
 };
 
