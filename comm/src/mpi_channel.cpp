@@ -252,9 +252,13 @@ bool MpiChannel::exchange_shm(int to_local, const std::byte* out, std::size_t ou
   try {
     if (r != nullptr) fabric_->start(r);
     if (s != nullptr) fabric_->start(s);
+    std::uint64_t began = 0;
+    const ShmFabric::Wait wait(*fabric_);
     while (!finished()) {
       fabric_->progress();
-      if (!finished()) fabric_->idle();
+      if (finished()) break;
+      const ShmOp* awaited = r != nullptr && !r->done ? r : s;
+      if (!fabric_->wait_on_running(awaited->peer, began)) fabric_->idle();
     }
   } catch (...) {
     if (r != nullptr) fabric_->release(r);
@@ -308,7 +312,9 @@ bool MpiChannel::exchange(int to, const std::byte* out, std::size_t out_bytes, i
 
 void MpiChannel::wait_all(Handles& hs) {
   if (fabric_ != nullptr && (any_shm(hs) || fabric_->has_queued_sends())) {
-    while (!test_all(hs)) fabric_->idle();
+    std::uint64_t began = 0;
+    const ShmFabric::Wait wait(*fabric_);
+    while (!test_all(hs)) idle_waiting(hs, began);
     return;
   }
   if (hs.empty()) return;
@@ -331,6 +337,16 @@ std::vector<bool> MpiChannel::unfinished(Handles& hs) {
     open[i] = flag == 0;
   }
   return open;
+}
+
+void MpiChannel::idle_waiting(const Handles& hs, std::uint64_t& began) {
+  for (void* h : hs.ops) {
+    const auto* op = static_cast<const ShmOp*>(h);
+    if (op == nullptr || op->done) continue;
+    if (fabric_->wait_on_running(op->peer, began)) return;
+    break;
+  }
+  fabric_->idle();
 }
 
 void MpiChannel::idle() {

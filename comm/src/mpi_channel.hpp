@@ -85,6 +85,10 @@ class MpiChannel final : public Channel {
   }
   ShmOp* shm_op(bool is_send, int local, std::uint64_t tag, const std::byte* data,
                 std::size_t bytes);
+  // Between polls of a wait on `hs` that found nothing: a pause while the peer of its first open
+  // shared-memory operation runs on another CPU, where ranks share cores, else the fabric's idle
+  // (core_turns.cpp). `began`: 0 on the wait's first poll.
+  void idle_waiting(const Handles& hs, std::uint64_t& began);
   // `to_local` and `from_local`: the peers' fabric indices (-1: no send, no receive).
   bool exchange_shm(int to_local, const std::byte* out, std::size_t out_bytes, int from_local,
                     std::byte* in, std::size_t in_bytes, std::uint64_t tag, const Fold* fold);

@@ -4,6 +4,7 @@
 // the data out of the slot. Through the rings the root would copy it once per receiver.
 //
 //   area of each rank:  [pending 0 | ... | pending K−1]  one line each
+//                       [running on]                     one line (core_turns.cpp)
 //                       [slot 0 | ... | slot K−1]        kSlotBytes each
 //   reference:          a large-ring message {slot, offset, bytes} tagged tag | kSharedTag,
 //                       marked `more` but for the last, as a stream's pieces are
@@ -73,7 +74,7 @@ std::atomic_ref<std::uint64_t> ShmFabric::slot_pending(int local, int slot) cons
 }
 
 std::byte* ShmFabric::slot_data(int local, int slot) const {
-  return area(local) + kSlots * kLine + static_cast<std::size_t>(slot) * kSlotBytes;
+  return area(local) + (kSlots + 1) * kLine + static_cast<std::size_t>(slot) * kSlotBytes;
 }
 
 int ShmFabric::reserve_slot(int readers) {

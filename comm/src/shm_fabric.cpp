@@ -1,6 +1,5 @@
 #include "shm_fabric.hpp"
 
-#include <sched.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -21,17 +20,6 @@
 namespace ccl::detail {
 
 namespace {
-
-// A spin-wait hint between polls of a ring that was empty. It keeps the poller off the cell line
-// its peer is writing and spares the pipeline flush on leaving the loop: on 2 ranks, 8 B
-// combine, concat and index (each a wait for the peer's answer) ran 7-9% faster with it.
-inline void spin_pause() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  asm volatile("yield" ::: "memory");
-#endif
-}
 
 // Ask for a cache line in exclusive state ahead of a store into it (PREFETCHW where the CPU has
 // it). See push() for why.
@@ -175,6 +163,7 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
   f->stores_ =
       kHasStreamingStores ? store_setting().value_or(StoreSetting::cached) : StoreSetting::cached;
   f->stream_limit_ = f->agreed_stream_limit();
+  if (f->oversubscribed_) f->start_core_turns();
   return f;
 }
 
@@ -379,8 +368,10 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
   const Geometry& g = geometry_[cls];
   std::byte* r = p.in[cls];
   Incoming in;
+  std::uint64_t began = 0;
   for (;;) {
     if (!arrived(from, r, lane, g, in)) {
+      if (wait_on_running(from, began)) continue;
       if (++polls_ % 64 == 0) drive_mpi();
       idle();
       continue;
@@ -506,18 +497,10 @@ void ShmFabric::progress() {
   // transports and, when ranks outnumber cores, a yield of the core. Counting every call instead
   // made a root streaming small bcasts, whose sends all went at once, give its core to a peer
   // every 64 calls (1.6x Open MPI's time for 8 B on 3 ranks); once per 64 polls of a wait still
-  // ends one on a peer's MPI send promptly.
-  if (waiting && ++polls_ % 64 == 0) drive_mpi();
+  // ends one on a peer's MPI send promptly. Not while a wait spins on a running peer
+  // (core_turns.cpp): the yield is what that spin avoids.
+  if (waiting && !spinning_ && ++polls_ % 64 == 0) drive_mpi();
 }
 
-void ShmFabric::idle() {
-  // Spinning is fastest while every rank has a core; when they share, the peer we wait for may
-  // need this core to make the progress we wait on.
-  if (oversubscribed_ || ++idle_polls_ % 1024 == 0) {
-    sched_yield();
-  } else {
-    spin_pause();
-  }
-}
 
 }  // namespace ccl::detail

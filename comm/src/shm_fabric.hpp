@@ -178,6 +178,22 @@ class ShmFabric {
   bool has_queued_sends() const { return queued_ > 0; }
   // Called between polls that found nothing: gives the CPU away when ranks outnumber cores.
   void idle();
+  // One poll of a wait on `from` that found nothing (core_turns.cpp): where ranks share cores,
+  // true after a pause while `from` runs on another CPU and the wait (begun at `began`, 0 on its
+  // first poll) is young; false when the caller should call idle() instead.
+  bool wait_on_running(int from, std::uint64_t& began);
+  // Held across a wait whose polls call wait_on_running: from its first poll until it first
+  // gives its core away, progress() leaves MPI's progress alone, which may itself yield.
+  class Wait {
+   public:
+    explicit Wait(ShmFabric& f) : f_(f) { f_.spinning_ = f_.spin_ticks_ != 0; }
+    ~Wait() { f_.spinning_ = false; }
+    Wait(const Wait&) = delete;
+    Wait& operator=(const Wait&) = delete;
+
+   private:
+    ShmFabric& f_;
+  };
 
  private:
   struct Unexpected {
@@ -244,8 +260,13 @@ class ShmFabric {
     bool alone = false;      // large ring: no later message had arrived behind it
     int shared_slot = -1;    // the payload is in that slot of the sender's shared area
   };
-  static constexpr std::size_t area_bytes() { return kSlots * (kLine + kSlotBytes); }
+  static constexpr std::size_t area_bytes() { return (kSlots + 1) * kLine + kSlots * kSlotBytes; }
   std::byte* area(int local) const;  // the shared area of a node-local rank
+  // In a rank's area, after its slots' pending counts: the CPU it runs on, plus one, or 0 while
+  // it has given its core away (core_turns.cpp).
+  std::atomic_ref<std::uint32_t> running_on(int local) const;
+  void publish_cpu();  // ours, as the kernel last placed us
+  void start_core_turns();  // where ranks share cores: publish our CPU, price the spin
   // In a rank's area: a slot's pending count (a cache line of its own), and its data.
   std::atomic_ref<std::uint64_t> slot_pending(int local, int slot) const;
   std::byte* slot_data(int local, int slot) const;
@@ -349,6 +370,9 @@ class ShmFabric {
   std::vector<int> pids_;  // of the node's ranks, by local index
   unsigned idle_polls_ = 0;
   unsigned polls_ = 0;
+  std::uint32_t cpu_ = 0;           // ours plus one, as published; 0: unknown
+  std::uint64_t spin_ticks_ = 0;    // how long a wait spins on a running peer (core_turns.cpp)
+  bool spinning_ = false;           // in a Wait that has not yielded yet, or spins again
   std::size_t queued_ = 0;
   int next_slot_ = 0;                  // of our shared area, the first reserve_slot() tries
   std::size_t slot_filled_[kSlots] = {};  // bytes of its message copied into each slot
