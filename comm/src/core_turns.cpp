@@ -61,7 +61,7 @@ std::uint32_t current_cpu() {
 
 std::atomic_ref<std::uint32_t> ShmFabric::running_on(int local) const {
   return std::atomic_ref<std::uint32_t>(
-      *reinterpret_cast<std::uint32_t*>(area(local) + kSlots * kLine));
+      *reinterpret_cast<std::uint32_t*>(area(local)));
 }
 
 void ShmFabric::publish_cpu() {

@@ -290,10 +290,7 @@ bool ShmFabric::push(int to, int cls, const Pgid& ctx, std::uint64_t tag, const 
   Peer& peer = peers_[static_cast<std::size_t>(to)];
   Lane& p = peer.lanes[cls];
   std::byte* r = peer.out[cls];
-  if (p.head - p.tail_seen >= g.cells) {
-    p.tail_seen = word(r).load(std::memory_order_acquire);
-    if (p.head - p.tail_seen >= g.cells) return false;
-  }
+  if (p.head - p.tail_seen >= g.cells && p.head - read_tail(to, cls) >= g.cells) return false;
   if (tag >> 32 != 0)
     throw Error("ccl: internal: tag " + std::to_string(tag) + " does not fit a cell");
   std::byte* cell = r + g.cell(p.head);
@@ -325,6 +322,12 @@ bool ShmFabric::push(int to, int cls, const Pgid& ctx, std::uint64_t tag, const 
   // bcasts on 2 ranks lost 30%: their receiver keeps up and polls the line we would take).
   if (cls == 0) prefetch_for_write(r + g.cell(p.head));
   return true;
+}
+
+std::uint64_t ShmFabric::read_tail(int to, int cls) {
+  Peer& peer = peers_[static_cast<std::size_t>(to)];
+  peer.lanes[cls].tail_seen = word(peer.out[cls]).load(std::memory_order_acquire);
+  return peer.lanes[cls].tail_seen;
 }
 
 void ShmFabric::ready_cell(int to, std::size_t bytes) {
@@ -387,7 +390,7 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
     } else {
       keep_aside(p, cls, in);
     }
-    free_cell(from, r, lane, in);
+    free_cell(r, lane);
     if (mine) return true;
   }
 }
@@ -418,8 +421,7 @@ bool ShmFabric::arrived(int from, const std::byte* ring, Lane& lane, const Geome
   return true;
 }
 
-void ShmFabric::free_cell(int from, std::byte* ring, Lane& lane, const Incoming& in) {
-  if (in.shared_slot >= 0 && !in.more) release_slot(from, in.shared_slot);
+void ShmFabric::free_cell(std::byte* ring, Lane& lane) {
   ++lane.tail;
   word(ring).store(lane.tail, std::memory_order_release);
   idle_polls_ = 0;
@@ -459,7 +461,7 @@ void ShmFabric::poll(int from, int cls) {
       in.alone = (load_word(r + g.cell(lane.tail + 1)) & kSeqMask) != ((lane.tail + 2) & kSeqMask);
     }
     ShmOp* op = deliver(p, cls, in);
-    free_cell(from, r, lane, in);
+    free_cell(r, lane);
     if (op != nullptr) received(op);
   }
 }

@@ -260,26 +260,34 @@ class ShmFabric {
     bool alone = false;      // large ring: no later message had arrived behind it
     int shared_slot = -1;    // the payload is in that slot of the sender's shared area
   };
-  static constexpr std::size_t area_bytes() { return (kSlots + 1) * kLine + kSlots * kSlotBytes; }
+  static constexpr std::size_t area_bytes() { return kLine + kSlots * kSlotBytes; }
   std::byte* area(int local) const;  // the shared area of a node-local rank
-  // In a rank's area, after its slots' pending counts: the CPU it runs on, plus one, or 0 while
-  // it has given its core away (core_turns.cpp).
+  // In a rank's area, first: the CPU it runs on, plus one, or 0 while it has given its core away
+  // (core_turns.cpp).
   std::atomic_ref<std::uint32_t> running_on(int local) const;
   void publish_cpu();  // ours, as the kernel last placed us
   void start_core_turns();  // where ranks share cores: publish our CPU, price the spin
-  // In a rank's area: a slot's pending count (a cache line of its own), and its data.
-  std::atomic_ref<std::uint64_t> slot_pending(int local, int slot) const;
+  // Then its slots' data.
   std::byte* slot_data(int local, int slot) const;
+  // Who still reads one of our slots: the references of its message not sent yet, and for each
+  // receiver sent its last one, the large ring's head just after it. The slot is free once none
+  // is unsent and each of those receivers' tails has reached that head (slot_free).
+  struct SlotReaders {
+    std::size_t unsent = 0;
+    std::vector<std::pair<int, std::uint64_t>> heads;
+  };
+  bool slot_free(int slot);
+  void sent_last_reference(int slot, int to);
   // A shared send's references to what its slot holds so far; true once all of it went.
   bool push_reference(ShmOp* op);
   // Bytes [at, at + piece) of a shared message into our `slot`, as the receivers asked.
   void fill_piece(int slot, std::size_t at, const std::byte* data, std::size_t piece,
                   bool streaming);
   void push_queued();  // queued sends into their rings while there is room
+  // The tail of our ring of class `cls` to `to` (messages it took), read afresh into tail_seen.
+  std::uint64_t read_tail(int to, int cls);
   // A reference that arrived from `from`: `in` now describes the data in the slot.
   void resolve_reference(int from, Incoming& in) const;
-  // The receiver copied a shared message out of its sender's slot: one reader fewer.
-  void release_slot(int from, int slot) const;
   static constexpr std::size_t kLine = 64;
 
   ShmFabric() = default;
@@ -320,9 +328,9 @@ class ShmFabric {
   // free_cell. Updates the lane's current context when the message carries a new one.
   // A reference to shared data comes out as that data (resolve_reference).
   bool arrived(int from, const std::byte* ring, Lane& lane, const Geometry& g, Incoming& in) const;
-  // That message from `from` was taken: its cell is free again, and so is its slot once every
-  // reader of it took it.
-  void free_cell(int from, std::byte* ring, Lane& lane, const Incoming& in);
+  // The lane's next message was taken (copied out, a shared one's piece too): its cell is free
+  // again, and the tail that says so also frees a shared message's slot (shared_send.cpp).
+  void free_cell(std::byte* ring, Lane& lane);
   // A message nobody has asked for yet, kept until a receive matches it.
   static void keep_aside(Peer& p, int cls, const Incoming& in);
   // `more`: a stream that was still going on at `got` bytes.
@@ -376,6 +384,7 @@ class ShmFabric {
   std::size_t queued_ = 0;
   int next_slot_ = 0;                  // of our shared area, the first reserve_slot() tries
   std::size_t slot_filled_[kSlots] = {};  // bytes of its message copied into each slot
+  SlotReaders slot_readers_[kSlots];
   std::vector<int> local_of_world_;
   std::vector<int> world_of_local_;
   std::vector<Peer> peers_;
