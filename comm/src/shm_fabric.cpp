@@ -21,6 +21,12 @@ namespace ccl::detail {
 
 namespace {
 
+// Ask for a cache line ahead of a load from it.
+inline void prefetch_for_read(const std::byte* at) { __builtin_prefetch(at, 0, 3); }
+
+// How much of a message recv_now asks for with its cell's word.
+constexpr std::size_t kPayloadAskedWithWord = 512;
+
 // Ask for a cache line in exclusive state ahead of a store into it (PREFETCHW where the CPU has
 // it). See push() for why.
 #if defined(__x86_64__) || defined(__i386__)
@@ -372,6 +378,17 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
   std::byte* r = p.in[cls];
   Incoming in;
   std::uint64_t began = 0;
+  // The message we expect fills the next cell's word and `bytes` after it: ask for all of its
+  // lines at once, so that a message already there comes in one trip instead of two (the word's
+  // line, then the lines it describes). Up to 512 B: IMB's bcast on 2 ranks, 128-512 B, went
+  // from 0.24-0.29 to 0.20-0.24 us a call (coll/sm 0.20-0.21); larger messages are more often
+  // still being written when asked for, and taking their lines from the sender made 1 KiB slower
+  // (0.32 -> 0.40).
+  if (kWord + bytes > kLine && bytes <= kPayloadAskedWithWord) {
+    const std::byte* cell = r + g.cell(lane.tail);
+    for (std::size_t at = kLine; at < kWord + bytes; at += kLine) prefetch_for_read(cell + at);
+    prefetch_for_read(cell + kWord + bytes - 1);  // the last line, where the cell is not aligned
+  }
   for (;;) {
     if (!arrived(from, r, lane, g, in)) {
       if (wait_on_running(from, began)) continue;
