@@ -33,8 +33,10 @@ namespace ccl::detail {
 
 namespace {
 
-// Measured on 8 ranks of 2 cores (bcast of 4 KiB after a barrier): 1 us still left calls that
-// yield (the root's copy and references take up to ~1.3 us), 2 and 4 us none.
+// On 8 ranks of 2 cores (bcast of 4 KiB after a barrier, whose root takes up to ~1.3 us to write
+// data and references) 2 and 4 us both left no call that yields; 1 us was tried only while MPI's
+// progress still ran during the spin (it yields itself), so it is not known to be enough. 4 us
+// keeps a margin for slower hours of this machine.
 constexpr double kSpinWhileRunning = 4e-6;
 
 // A spin-wait hint between polls of a ring that was empty. It keeps the poller off the cell line
