@@ -62,8 +62,7 @@ std::uint32_t current_cpu() {
 }  // namespace
 
 std::atomic_ref<std::uint32_t> ShmFabric::running_on(int local) const {
-  return std::atomic_ref<std::uint32_t>(
-      *reinterpret_cast<std::uint32_t*>(area(local)));
+  return std::atomic_ref<std::uint32_t>(*reinterpret_cast<std::uint32_t*>(area(local)));
 }
 
 void ShmFabric::publish_cpu() {

@@ -521,5 +521,4 @@ void ShmFabric::progress() {
   if (waiting && !spinning_ && ++polls_ % 64 == 0) drive_mpi();
 }
 
-
 }  // namespace ccl::detail

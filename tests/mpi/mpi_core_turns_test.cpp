@@ -1,8 +1,8 @@
 // Waiting where ranks share cores (core_turns.cpp): a wait on a peer that runs on another CPU
 // spins, and gives up within its bound even while that peer keeps running; a wait on a peer that
-// shares our CPU does not spin at all. Ranks 0 and 2 are pinned to
-// one CPU and rank 1 to another, so that where each runs is known. Needs more ranks than CPUs
-// (run on 3 ranks, and skipped where they each have a core).
+// shares our CPU does not spin at all. Ranks 0 and 2 are pinned to one CPU and rank 1 to another,
+// so that where each runs is known. Needs more ranks than CPUs (run on 3 ranks, and skipped where
+// they each have a core).
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <sched.h>
