@@ -166,9 +166,16 @@ int run(int argc, char** argv) {
       using K = ccl::CollKind;
       const MPI_Comm world = MPI_COMM_WORLD;
       std::vector<Case> list{
-          {K::bcast, [&](int root, std::size_t c) { ccl::bcast(w, rv(c, n), root); },
-           [&](int root, std::size_t c) { MPI_Bcast(mout(c), cnt, MPI_DOUBLE, root, world); },
-           [&] { return same(n); }, shape(K::bcast, n), 1.0},
+          // The root sends from its send buffer, which nothing writes (IMB's way): data it had
+          // just received into would sit half in the other core's cache after a split transfer.
+          {K::bcast,
+           [&](int root, std::size_t c) {
+             ccl::bcast(w, r == root ? std::span<double>(in(c), n) : rv(c, n), root);
+           },
+           [&](int root, std::size_t c) {
+             MPI_Bcast(r == root ? in(c) : mout(c), cnt, MPI_DOUBLE, root, world);
+           },
+           [&] { return r == check_root || same(n); }, shape(K::bcast, n), 1.0},
           {K::reduce,
            [&](int root, std::size_t c) { ccl::reduce(w, sv(c, n), rv(c, n), ccl::sum, root); },
            [&](int root, std::size_t c) {
@@ -221,7 +228,9 @@ int run(int argc, char** argv) {
       for (Case& c : list) {
         switch (c.kind) {
           case K::bcast:
-            c.bind = [&](int root) { return ccl::bcast_init(w, rv(0, n), root); };
+            c.bind = [&](int root) {
+              return ccl::bcast_init(w, r == root ? std::span<double>(in(0), n) : rv(0, n), root);
+            };
             break;
           case K::reduce:
             c.bind = [&](int root) {

@@ -22,8 +22,8 @@ void run_once(ccl::CollKind k, const ccl::Group& w, Buffers& b, std::size_t coun
   auto rv = [&](std::size_t len) { return std::span<double>(b.recv.data(), len); };
   using K = ccl::CollKind;
   switch (k) {
-    case K::bcast:
-      ccl::bcast(w, rv(count), root);
+    case K::bcast:  // the root's data is not what it last received, as IMB and OSU arrange
+      ccl::bcast(w, w.rank() == root ? std::span<double>(b.send.data(), count) : rv(count), root);
       break;
     case K::reduce:
       ccl::reduce(w, sv(count), rv(count), ccl::sum, root);

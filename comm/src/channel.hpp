@@ -66,8 +66,9 @@ class Channel {
   virtual void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
                     Handles& hs) = 0;
   // A transfer one side copies straight between the two members' buffers (`copier`: the sender
-  // writes, Copier::sender or Copier::exchange, or the receiver reads, Copier::receiver) where
-  // the transport can; elsewhere an ordinary one. Both sides use this form for it.
+  // writes, Copier::sender or Copier::exchange, the receiver reads, Copier::receiver, or each
+  // its half, Copier::split) where the transport can; elsewhere an ordinary one. Both sides use
+  // this form for it.
   virtual void send_direct(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
                            Copier /*copier*/, const Cost& stamp, Handles& hs) {
     send(peer, tag, data, bytes, stamp, hs);

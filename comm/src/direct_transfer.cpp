@@ -10,15 +10,23 @@
 //                                              copies between its buffer and that address
 //   waits for it (tag | kNoticeTag)  ◄──────── notice {sender's size, or the copy's failure}
 //
-// Cost: one copy of the message, by the copier, and two control messages of 16 and 8 bytes
-// through the tiny ring (~0.1 us each). The control messages are ordinary fabric messages under
-// the transfer's context and tag with a bit set above the channels' tags (below kTagLimit), one
-// bit per kind, so they are matched as any message is and never by a receive of another kind.
+// Split (two members with nothing else to do, each on a core of its own): each side is both
+// asker and copier. Both send their address, and on the other's the sender writes the first half
+// into the receiver's buffer while the receiver reads the second half out of the sender's; then
+// both send a notice and wait for the other's. Two cores copy at once: 2 ranks on this machine,
+// 256 KiB, 8.2 us split against 11.8 pulled (unchanged data, as IMB's root sends) and 13 against
+// 20 (data the root has just written); 1 MiB 29 against 54, and 41 against 88.
 //
-// Sizes that differ: the copier copies nothing and says so in its notice. The receiver reports
-// the mismatch (as MPI reports truncation on the receiving side), at once when it is the asker,
-// after its notice is out when it is the copier (the sender must not wait forever). A copy that
-// fails is reported the same way, with the copier's errno.
+// Cost: one copy of the message, by the copier (split: half by each), and two control messages of
+// 16 and 8 bytes through the tiny ring (~0.1 us each; split: both ways at once). The control
+// messages are ordinary fabric messages under the transfer's context and tag with a bit set above
+// the channels' tags (below kTagLimit), one bit per kind, so they are matched as any message is
+// and never by a receive of another kind.
+//
+// Sizes that differ: no copier copies, and each says so in its notice. The receiver reports the
+// mismatch (as MPI reports truncation on the receiving side), at once when it is only the asker,
+// after its notice is out when it copies (the sender must not wait forever). A copy that fails
+// is reported the same way, with the copier's errno.
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -55,8 +63,17 @@ int copy_across(int pid, bool write, std::byte* local, std::uint64_t remote, std
   return 0;
 }
 
-// The side that sends its buffer's address and waits for the notice.
-bool asks(const ShmOp* op) { return (op->direct == ShmOp::Direct::target) != op->pulled; }
+using Copy = ShmOp::Copy;
+
+// The side that sends its buffer's address and waits for the notice (split: both).
+bool asks(const ShmOp* op) {
+  if (op->copy == Copy::split) return true;
+  return (op->direct == ShmOp::Direct::target) != (op->copy == Copy::pulled);
+}
+
+// Where a split transfer's halves meet: the sender copies [0, it), the receiver [it, bytes),
+// on a cache line's bound so that the two never write one line.
+std::size_t split_point(std::size_t bytes) { return bytes / 2 / 64 * 64; }
 
 }  // namespace
 
@@ -76,37 +93,54 @@ void ShmFabric::start_direct(ShmOp* op) {
 }
 
 void ShmFabric::sent(ShmOp* op) {
-  if (op->direct == ShmOp::Direct::none || (op->tag & kNoticeTag) != 0) {
+  if (op->direct == ShmOp::Direct::none) {
     op->done = true;
-    if (op->direct == ShmOp::Direct::target) check_notice(op);  // a pulling receiver's own
     return;
   }
-  // The asker's address is out: wait for the copier's notice, into control[0].
+  const bool split = op->copy == Copy::split;
+  if ((op->tag & kNoticeTag) != 0 && !split) {  // a copier's notice is out: its part is done
+    op->done = true;
+    if (op->direct == ShmOp::Direct::target) check_notice(op, op->control[0], true);
+    return;
+  }
+  // Our address is out: wait for the copier's notice, into control[0]. Split: wait for the
+  // other's address, then (after our own notice is out) for its notice; ours stays in control[1].
+  if ((op->tag & kNoticeTag) != 0) op->control[1] = op->control[0];
+  const bool address_next = split && (op->tag & kAddressTag) != 0;
   op->is_send = false;
-  op->tag = (op->tag & ~kAddressTag) | kNoticeTag;
-  op->bytes = sizeof(std::uint64_t);
+  op->data = reinterpret_cast<std::byte*>(op->control);
+  op->bytes = address_next ? sizeof op->control : sizeof(std::uint64_t);
+  if (!address_next) op->tag = (op->tag & ~kAddressTag) | kNoticeTag;
   op->offset = 0;
   start(op);
 }
 
 void ShmFabric::received(ShmOp* op) {
-  if (op->direct != ShmOp::Direct::none && !asks(op)) {
+  if (op->direct != ShmOp::Direct::none && (op->tag & kAddressTag) != 0) {
     copy_direct(op);
     return;
   }
   op->done = true;
-  if (op->direct == ShmOp::Direct::target) check_notice(op);
+  if (op->direct != ShmOp::Direct::target) return;
+  if (op->copy == Copy::split) {  // its own copy's outcome first, then the sender's
+    check_notice(op, op->control[1], true);
+    check_notice(op, op->control[0], false);
+  } else {
+    check_notice(op, op->control[0], op->copy == Copy::pulled);
+  }
 }
 
 void ShmFabric::copy_direct(ShmOp* op) {
   const std::uint64_t there = op->control[0], their_bytes = op->control[1];
+  const bool sender = op->direct == ShmOp::Direct::source;
   // The notice: the sender's size (a size that differs: nothing copied), or the copy's failure.
-  // The receiver judges by it: a pushed target by the one it gets, a pulling receiver by its own
-  // once it is out.
-  std::uint64_t notice = op->pulled ? their_bytes : op->buffer_bytes;
+  // The receiver judges by it: by the one it gets, and by its own once it is out.
+  std::uint64_t notice = sender ? op->buffer_bytes : their_bytes;
   if (their_bytes == op->buffer_bytes) {
-    const int err = copy_across(pids_[static_cast<std::size_t>(op->peer)], !op->pulled,
-                                op->buffer, there, op->buffer_bytes);
+    std::size_t from = 0, to = op->buffer_bytes;  // the part this side copies
+    if (op->copy == Copy::split) (sender ? to : from) = split_point(op->buffer_bytes);
+    const int err = copy_across(pids_[static_cast<std::size_t>(op->peer)], sender,
+                                op->buffer + from, there + from, to - from);
     if (err != 0) notice = kCopyFailed | static_cast<std::uint64_t>(err);
   }
   op->control[0] = notice;
@@ -115,18 +149,17 @@ void ShmFabric::copy_direct(ShmOp* op) {
   op->data = reinterpret_cast<std::byte*>(op->control);
   op->bytes = sizeof(std::uint64_t);
   op->offset = 0;
-  start(op);  // done once the notice is in its ring
+  start(op);  // done once the notice is in its ring (split: and the other's has come)
 }
 
-void ShmFabric::check_notice(const ShmOp* op) const {
-  const std::uint64_t notice = op->control[0];  // the sender's size, or the copy's failure
+void ShmFabric::check_notice(const ShmOp* op, std::uint64_t notice, bool pulled) const {
   if ((notice & kCopyFailed) != 0) {
-    const int copier = world_of_local_[static_cast<std::size_t>(op->pulled ? local_ : op->peer)];
-    const int owner = world_of_local_[static_cast<std::size_t>(op->pulled ? op->peer : local_)];
+    const int copier = world_of_local_[static_cast<std::size_t>(pulled ? local_ : op->peer)];
+    const int owner = world_of_local_[static_cast<std::size_t>(pulled ? op->peer : local_)];
     throw Error("ccl: world rank " + std::to_string(copier) + " could not copy a message of " +
                 std::to_string(op->buffer_bytes) + " bytes " +
-                (op->pulled ? "out of world rank " : "into world rank ") + std::to_string(owner) +
-                "'s memory (" + (op->pulled ? "process_vm_readv: " : "process_vm_writev: ") +
+                (pulled ? "out of world rank " : "into world rank ") + std::to_string(owner) +
+                "'s memory (" + (pulled ? "process_vm_readv: " : "process_vm_writev: ") +
                 std::strerror(static_cast<int>(notice & ~kCopyFailed)) +
                 "); CCL_PUSH=0 turns such transfers off");
   }

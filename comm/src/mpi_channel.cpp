@@ -134,6 +134,19 @@ void MpiChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t 
   });
 }
 
+ShmOp::Copy MpiChannel::direct_copy(Copier copier) const {
+  switch (copier) {
+    case Copier::receiver:
+      return ShmOp::Copy::pulled;
+    case Copier::split:
+      // Where ranks share cores the halves would be copied one after the other, after a wait
+      // for the other side to wake: the receiver reads it all.
+      return fabric_->oversubscribed() ? ShmOp::Copy::pulled : ShmOp::Copy::split;
+    default:
+      return ShmOp::Copy::pushed;
+  }
+}
+
 void MpiChannel::send_direct(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
                              Copier copier, const Cost& stamp, Handles& hs) {
   if (!copies_direct(peer, bytes, copier)) {
@@ -142,7 +155,7 @@ void MpiChannel::send_direct(int peer, std::uint64_t tag, const std::byte* data,
   }
   ShmOp* op = shm_op(true, local_[static_cast<std::size_t>(peer)], tag, data, bytes);
   op->direct = ShmOp::Direct::source;
-  op->pulled = copier == Copier::receiver;
+  op->copy = direct_copy(copier);
   hs.ops.push_back(op);
   fabric_->start_direct(op);
 }
@@ -155,7 +168,7 @@ void MpiChannel::recv_direct(int peer, std::uint64_t tag, std::byte* data, std::
   }
   ShmOp* op = shm_op(false, local_[static_cast<std::size_t>(peer)], tag, data, bytes);
   op->direct = ShmOp::Direct::target;
-  op->pulled = copier == Copier::receiver;
+  op->copy = direct_copy(copier);
   hs.ops.push_back(op);
   fabric_->start_direct(op);
 }

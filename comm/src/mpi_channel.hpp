@@ -77,6 +77,8 @@ class MpiChannel final : public Channel {
                 std::size_t in_bytes, std::uint64_t tag, const Fold* fold = nullptr) override;
 
  private:
+  // How the fabric copies a direct transfer the schedule gives to `copier`.
+  ShmOp::Copy direct_copy(Copier copier) const;
   // The fabric's node-local index of group member `peer` when a message of `bytes` to or from it
   // goes through shared memory, else -1.
   int shm_peer(int peer, std::size_t bytes) const {

@@ -56,10 +56,12 @@ struct Fold;  // channel.hpp
 // other.
 struct ShmOp {
   enum class Direct : std::uint8_t { none, source, target };
+  // Who copies a direct transfer: the sender, the receiver, or each its half (sender the first).
+  enum class Copy : std::uint8_t { pushed, pulled, split };
   bool is_send = false;
   bool done = false;
   Direct direct = Direct::none;
-  bool pulled = false;  // a direct transfer the receiver copies (else the sender)
+  Copy copy = Copy::pushed;
   int peer = -1;  // node-local index of the other side
   Pgid context;
   std::uint64_t tag = 0;
@@ -111,6 +113,8 @@ class ShmFabric {
   // Whether the ranks of this node can write into one another's memory (cross-memory attach,
   // tried once at create() and agreed; CCL_PUSH=0 says no).
   bool can_reach() const { return can_reach_; }
+  // Whether this node has more ranks than cores (the same on each of its ranks).
+  bool oversubscribed() const { return oversubscribed_; }
   // Messages above kMaxBytes and up to this size go through the rings as streams of pieces
   // (stream_transfer.cpp); the same on every rank of the node.
   std::size_t stream_limit() const { return stream_limit_; }
@@ -154,11 +158,12 @@ class ShmFabric {
   void send_shared(ShmOp* const* ops, std::size_t n);
   bool send_reference_now(int to, const Pgid& context, std::uint64_t tag, int slot,
                           std::size_t bytes, bool streaming);
-  // Start a direct transfer (op->direct says which side, op->pulled which copies; data and bytes
+  // Start a direct transfer (op->direct says which side, op->copy which copies; data and bytes
   // are the caller's buffer, larger than direct_above()). The side that does not copy sends the
   // other its buffer's address; the copier copies straight from or to there (process_vm_readv,
   // process_vm_writev) and answers with a notice: the sender's size, or the copy's failure.
-  // Each side's op is done when its part is: one copy, made by the copier.
+  // Each side's op is done when its part is: one copy, made by the copier. A split transfer
+  // runs both roles on both sides, each copying its half (direct_transfer.cpp).
   void start_direct(ShmOp* op);
   // Shortcuts for a blocking transfer when nothing else is under way, without an ShmOp:
   // send_now puts the message in its ring if it has room and no earlier send waits for it;
@@ -341,8 +346,9 @@ class ShmFabric {
   void received(ShmOp* op);
   // The copier's part of a direct transfer, once the asker's address is in op->control.
   void copy_direct(ShmOp* op);
-  // The receiver's end of a direct transfer: reports a failed copy or sizes that differ.
-  void check_notice(const ShmOp* op) const;
+  // The receiver's end of a direct transfer: reports a failed copy (by the receiver itself when
+  // `pulled`, else by the sender) or sizes that differ, as `notice` says.
+  void check_notice(const ShmOp* op, std::uint64_t notice, bool pulled) const;
   bool probe_reach();  // collective over the node: can every rank reach into its neighbour?
   // Bytes the large ring holds at once: its cells, full.
   std::size_t large_ring_holds() const { return geometry_[2].cells * kMaxBytes; }

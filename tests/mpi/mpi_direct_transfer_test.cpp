@@ -1,8 +1,8 @@
 // Direct transfers (direct_transfer.cpp): large messages between members of one node that one
 // side copies straight between the two buffers: pushed by the sender, as a linear gather's
-// members do, or pulled by the receiver, as a linear scatter's and bcast's do. Gathers, scatters
-// and bcasts of mixed block sizes (ring, direct) in flight with other collectives on two groups
-// come out right; a sender whose size the receiver does not expect, and a copy that fails, are
+// members do, pulled by the receiver, as a linear scatter's and bcast's do, or split between the
+// two, as a linear bcast between two members does. Gathers, scatters and bcasts of mixed block
+// sizes (ring, direct) in flight with other collectives on two groups come out right; a sender whose size the receiver does not expect, and a copy that fails, are
 // reported by the receiver with a clear message while the sender completes, either way, and the
 // group still works. Also run with CCL_PUSH=0 (tests/CMakeLists.txt), where the same transfers
 // go through MPI.
@@ -46,7 +46,7 @@ TEST(DirectTransfers, TakenForLargeMessagesOnTheNodeUnlessSwitchedOff) {
   const ccl::Group w = ccl::world();
   if (w.size() == 1) GTEST_SKIP() << "no peer";
   constexpr std::size_t kCell = ccl::detail::ShmFabric::kMaxBytes;
-  for (const Copier c : {Copier::sender, Copier::receiver, Copier::exchange}) {
+  for (const Copier c : {Copier::sender, Copier::receiver, Copier::exchange, Copier::split}) {
     EXPECT_FALSE(direct(w, kCell, c)) << "a ring's message does not go direct";
     EXPECT_FALSE(direct(w, 2 * kCell, c)) << "a short stream does not go direct";
   }
@@ -63,6 +63,7 @@ TEST(DirectTransfers, TakenForLargeMessagesOnTheNodeUnlessSwitchedOff) {
     GTEST_SKIP() << "this node's ranks cannot reach into one another's memory (cross-memory attach)";
   } else {
     EXPECT_TRUE(direct(w, kLarge, Copier::receiver)) << "pushed but not pulled";
+    EXPECT_TRUE(direct(w, kLarge, Copier::split)) << "pushed but not split";
     // Only where every rank has a core (here all ranks share one node).
     const bool own_cores = w.size() <= sysconf(_SC_NPROCESSORS_ONLN);
     EXPECT_EQ(direct(w, kHalfRing, Copier::exchange), own_cores) << "an exchange past half the rings";
@@ -166,6 +167,28 @@ TEST(DirectTransfers, PulledScattersAndBcastsOfMixedSizesInFlightWithOthersOnTwo
   ccl::set_override(ccl::CollKind::bcast, "");
 }
 
+TEST(DirectTransfers, SplitBcastsBetweenTwoMembersOfSizesThatDoNotHalveEvenly) {
+  // Pairs of members (one left alone when their number is odd), each bcasting vectors whose
+  // halves end inside a cache line, roots alternating, while a combine over all is in flight.
+  const ccl::Group w = ccl::world();
+  const int P = w.size(), r = w.rank();
+  const ccl::Group pair = ccl::partition(w, r / 2, r, "pair");
+  ccl::set_override(ccl::CollKind::bcast, "linear");
+  for (int i = 0; i < 24; ++i) {
+    const std::size_t n = 9000 + static_cast<std::size_t>(i) * 1237 + static_cast<std::size_t>(i % 3);
+    const int root = i % pair.size();
+    std::vector<I64> vec = pair.rank() == root ? ref::data(r, n, i) : std::vector<I64>(n, -1);
+    const std::vector<I64> mine(3, I64{r});
+    std::vector<I64> sum(3, 0);
+    ccl::Request c = ccl::icombine(w, mine, sum, ccl::sum);
+    ccl::bcast(pair, vec, root);
+    c.wait();
+    ASSERT_EQ(vec, ref::data(pair.world_rank_of(root), n, i)) << "bcast " << i << " of " << n << " elements";
+    ASSERT_EQ(sum, std::vector<I64>(3, I64{P} * (P - 1) / 2)) << "combine " << i;
+  }
+  ccl::set_override(ccl::CollKind::bcast, "");
+}
+
 TEST(DirectTransfers, ASenderBlockedInAnotherCollectiveStillWritesItsBlock) {
   // Rank 0 starts a gather to rank 2, then blocks in a bcast from rank 1; rank 1 first takes a
   // bcast from rank 2, which rank 2 sends only once the gather is complete. Unless rank 0 writes
@@ -254,7 +277,8 @@ TEST_P(EitherCopier, ACopyThatFailsIsReportedByTheReceiver) {
   // An address no process has mapped, on the side that does not copy: the copier's
   // process_vm_writev or process_vm_readv fails there (EFAULT).
   auto* nowhere = reinterpret_cast<std::byte*>(std::uintptr_t{4096});
-  const bool pulled = GetParam() == ccl::Copier::receiver;
+  // Split: the receiver's read fails first, and it reports its own failure.
+  const bool pulled = GetParam() != ccl::Copier::sender;
   const std::string error = pulled ? direct_between_first_two(GetParam(), kLarge, kLarge, nullptr, nowhere)
                                    : direct_between_first_two(GetParam(), kLarge, kLarge, nowhere);
   if (w.rank() == 1) {
@@ -266,10 +290,14 @@ TEST_P(EitherCopier, ACopyThatFailsIsReportedByTheReceiver) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(PushedAndPulled, EitherCopier,
-                         ::testing::Values(ccl::Copier::sender, ccl::Copier::receiver),
+INSTANTIATE_TEST_SUITE_P(PushedPulledAndSplit, EitherCopier,
+                         ::testing::Values(ccl::Copier::sender, ccl::Copier::receiver, ccl::Copier::split),
                          [](const auto& info) {
-                           return std::string(info.param == ccl::Copier::sender ? "pushed" : "pulled");
+                           switch (info.param) {
+                             case ccl::Copier::sender: return std::string("pushed");
+                             case ccl::Copier::receiver: return std::string("pulled");
+                             default: return std::string("split");
+                           }
                          });
 
 }  // namespace

@@ -43,9 +43,12 @@ enum class StepKind : std::uint8_t { send, recv, copy, reduce };
 // pushed from half the rings on where ranks have a core each (ShmFabric::direct_above): a stream
 // there costs each member two copies of what it moves, a push one and a handshake. IMB's
 // allgather and alltoall of 64 KiB on 2 ranks took 8.3-9.2 us pushed against 12.2-12.9 streamed,
-// while a one-way gather of 64 KiB took 8.6 pushed, 5.9 streamed. Both sides of a transfer name
-// the same copier.
-enum class Copier : std::uint8_t { both, sender, receiver, exchange };
+// while a one-way gather of 64 KiB took 8.6 pushed, 5.9 streamed. A transfer whose two sides
+// have nothing else to do (a bcast between two members) is split (Copier::split): the sender
+// writes the first half straight into the receiver's buffer while the receiver reads the second
+// half, each core copying half (where ranks share cores the receiver reads it all). Both sides
+// of a transfer name the same copier.
+enum class Copier : std::uint8_t { both, sender, receiver, exchange, split };
 
 struct Step {
   StepKind kind;

@@ -3,6 +3,8 @@
 //
 // Large vectors are pulled (Copier::receiver): on one node each receiver reads the vector straight
 // from the root's buffer, one copy instead of two through the rings, the receivers in parallel.
+// Between two members the root has nothing else to do: the transfer is split (Copier::split),
+// the root writing half while its receiver reads the other half.
 //
 // Cost for n members and m bytes: C1 = n − 1, C2 = (n − 1)·m, C3 = 0 (one port: the root's
 // sends leave one after another). In that model it wins only at n = 2; the calibrated profile of
@@ -19,11 +21,12 @@ namespace {
 Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("linear");
   const Slice data{Buffer::recv, 0, s.vector_bytes()};
+  const Copier copier = s.size == 2 ? Copier::split : Copier::receiver;
   if (s.rank != s.root) {
-    b.recv(s.root, data, Copier::receiver);
+    b.recv(s.root, data, copier);
     return b.finish();
   }
-  for (int v = 1; v < s.size; ++v) b.send(mod(s.root + v, s.size), data, Copier::receiver);
+  for (int v = 1; v < s.size; ++v) b.send(mod(s.root + v, s.size), data, copier);
   return b.finish();
 }
 
