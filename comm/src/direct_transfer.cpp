@@ -72,10 +72,6 @@ bool asks(const ShmOp* op) {
   return (op->direct == ShmOp::Direct::target) != (op->copy == Copy::pulled);
 }
 
-// Where a split transfer's halves meet: the sender copies [0, it), the receiver [it, bytes),
-// on a cache line's bound so that the two never write one line.
-std::size_t split_point(std::size_t bytes) { return bytes / 2 / 64 * 64; }
-
 }  // namespace
 
 void ShmFabric::start_direct(ShmOp* op) {
@@ -138,8 +134,10 @@ void ShmFabric::copy_direct(ShmOp* op) {
   // The receiver judges by it: by the one it gets, and by its own once it is out.
   std::uint64_t notice = sender ? op->buffer_bytes : their_bytes;
   if (their_bytes == op->buffer_bytes) {
-    std::size_t from = 0, to = op->buffer_bytes;  // the part this side copies
-    if (op->copy == Copy::split) (sender ? to : from) = split_point(op->buffer_bytes);
+    // The part this side copies. Split: the sender [0, half), the receiver [half, bytes), half
+    // on a cache line's bound so that the two never write one line.
+    std::size_t from = 0, to = op->buffer_bytes;
+    if (op->copy == Copy::split) (sender ? to : from) = op->buffer_bytes / 2 / kLine * kLine;
     const int err = copy_across(pids_[static_cast<std::size_t>(op->peer)], sender,
                                 op->buffer + from, there + from, to - from);
     if (err != 0) notice = kCopyFailed | static_cast<std::uint64_t>(err);
