@@ -21,12 +21,6 @@ namespace ccl::detail {
 
 namespace {
 
-// Ask for a cache line ahead of a load from it.
-inline void prefetch_for_read(const std::byte* at) { __builtin_prefetch(at, 0, 3); }
-
-// How much of a message recv_now asks for with its cell's word.
-constexpr std::size_t kPayloadAskedWithWord = 512;
-
 // Ask for a cache line in exclusive state ahead of a store into it (PREFETCHW where the CPU has
 // it). See push() for why.
 #if defined(__x86_64__) || defined(__i386__)
@@ -155,6 +149,7 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
   MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, f->node_);
   if (all_ok == 0) return nullptr;  // the destructor frees what was made
   MPI_Barrier(f->node_);            // the zeroed segment is visible before any use
+  f->map_own_pages();
 
   f->peers_.resize(L);
   for (int q = 0; q < f->size_; ++q) {
@@ -171,6 +166,28 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
   f->stream_limit_ = f->agreed_stream_limit();
   if (f->oversubscribed_) f->start_core_turns();
   return f;
+}
+
+// Rank 0's memset put the segment's pages in memory, but each other process still faults on its
+// first touch of each page to map it, and those faults (in this VM) cost several microseconds
+// each: the first lap of a ring ran at up to five times the time of later ones. IMB's alltoall
+// of 32 B on 4 ranks of 2 cores took 41 us a call over its first 250 calls (the small ring's
+// first lap) and 8 after; of 8 B, 13-14 us over its first 2,000 (the tiny ring's) and 8 after.
+// IMB times the first message size of each run in that lap. So every rank maps the pages it will
+// touch here, at once: its rings to and from each peer and every rank's shared area.
+void ShmFabric::map_own_pages() const {
+  const long page_size = sysconf(_SC_PAGESIZE);
+  const std::size_t page = page_size > 0 ? static_cast<std::size_t>(page_size) : 4096;
+  auto touch = [page](const std::byte* from, std::size_t bytes) {
+    for (std::size_t at = 0; at < bytes; at += page) {
+      static_cast<void>(*static_cast<const volatile std::byte*>(from + at));
+    }
+  };
+  for (int q = 0; q < size_; ++q) {
+    touch(ring(local_, q, 0), pair_bytes());
+    touch(ring(q, local_, 0), pair_bytes());
+    touch(area(q), area_bytes());
+  }
 }
 
 ShmFabric::~ShmFabric() {

@@ -294,8 +294,13 @@ class ShmFabric {
   // A reference that arrived from `from`: `in` now describes the data in the slot.
   void resolve_reference(int from, Incoming& in) const;
   static constexpr std::size_t kLine = 64;
+  // How much of a one-cell message recv_now asks for with its cell's word (a larger one is more
+  // often still being written then); take_cell asks for the rest of a larger one once it is in.
+  static constexpr std::size_t kPayloadAskedWithWord = 512;
+  static void prefetch_for_read(const std::byte* at) { __builtin_prefetch(at, 0, 3); }
 
   ShmFabric() = default;
+  void map_own_pages() const;      // at create(): fault in the pages this rank will touch
   std::size_t pair_bytes() const;  // all rings from one rank to another
   std::byte* ring(int from, int to, int cls) const;
   // One message (or a stream's piece) into our ring of class `cls` to `to`; false when it is full.
