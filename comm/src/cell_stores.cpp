@@ -96,10 +96,7 @@ void ShmFabric::take_cell(int from, const Incoming& in, std::byte* to) {
     // (and the hardware's prefetcher) ask a few at a time. IMB's bcast of 4 KiB on 2 ranks:
     // 0.55-0.58 us a call -> 0.44-0.48. Smaller messages gain nothing here (recv_now asks for
     // their lines with the cell's word).
-    if (in.bytes > kPayloadAskedWithWord) {
-      for (std::size_t at = 0; at < in.bytes; at += kLine) prefetch_for_read(in.payload + at);
-      prefetch_for_read(in.payload + in.bytes - 1);  // the last line, where the cell is not aligned
-    }
+    if (in.bytes > kPayloadAskedWithWord) ask_for_lines(in.payload, in.bytes);
     copy_bytes(to, in.payload, in.bytes);
     return;
   }

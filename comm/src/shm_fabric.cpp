@@ -402,9 +402,8 @@ bool ShmFabric::recv_now(int from, const Pgid& context, std::uint64_t tag, std::
   // still being written when asked for, and taking their lines from the sender made 1 KiB slower
   // (0.32 -> 0.40).
   if (kWord + bytes > kLine && bytes <= kPayloadAskedWithWord) {
-    const std::byte* cell = r + g.cell(lane.tail);
-    for (std::size_t at = kLine; at < kWord + bytes; at += kLine) prefetch_for_read(cell + at);
-    prefetch_for_read(cell + kWord + bytes - 1);  // the last line, where the cell is not aligned
+    // Past the word's line, which the poll reads anyway.
+    ask_for_lines(r + g.cell(lane.tail) + kLine, kWord + bytes - kLine);
   }
   for (;;) {
     if (!arrived(from, r, lane, g, in)) {

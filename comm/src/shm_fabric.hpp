@@ -297,7 +297,12 @@ class ShmFabric {
   // How much of a one-cell message recv_now asks for with its cell's word (a larger one is more
   // often still being written then); take_cell asks for the rest of a larger one once it is in.
   static constexpr std::size_t kPayloadAskedWithWord = 512;
-  static void prefetch_for_read(const std::byte* at) { __builtin_prefetch(at, 0, 3); }
+  // Ask for every cache line of [from, from + bytes) (bytes > 0) ahead of loads from them, so
+  // that their trips from another core's cache overlap.
+  static void ask_for_lines(const std::byte* from, std::size_t bytes) {
+    for (std::size_t at = 0; at < bytes; at += kLine) __builtin_prefetch(from + at, 0, 3);
+    __builtin_prefetch(from + bytes - 1, 0, 3);  // the last line, where `from` is not aligned
+  }
 
   ShmFabric() = default;
   void map_own_pages() const;      // at create(): fault in the pages this rank will touch
