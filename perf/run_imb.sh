@@ -5,13 +5,19 @@
 # forced in its own job, and MPICH 4.0 (IMB built against it, set IMB_MPICH) where the ranks fit
 # the cores: MPICH waits by spinning, so with more ranks than cores its calls take milliseconds
 # or IMB times them out (even with MPIR_CVAR_POLLS_BEFORE_YIELD=1). No model file (out of the
-# box). At each rank count, ROUNDS rounds (5 unless set) of one job per benchmark and library,
+# box). At each rank count, ROUNDS rounds (9 unless set) of one job per benchmark and library,
 # the libraries in turn for each benchmark (the machine's states last seconds: the jobs of one
 # case then see the same ones). A case's time is its median t_avg (IMB: each call between
 # barriers, root 0, the mean over ranks), and ccl's ratio is against the best peer per case.
 # The paired ratio takes each round's jobs as a pair: against each peer, the median over rounds
 # of ccl's time over the peer's in that round; the case's is the highest over the peers. Both
 # are printed.
+# The null test: coll/sm runs a second job each round (sm_again), timed like the others and never
+# a peer; its medians over sm's own show how far two runs of one library differ case by case at
+# this many rounds (2 ranks, coll/sm against itself: 20 of 141 cases above 1.1 at 3 rounds, 2 at
+# 9). A ratio against the best peer means no more than that.
+# CCL_BENCH_RANKS runs those rank counts again and keeps the jobs of the others, so a long run can
+# be made a few rank counts at a time; the summary covers every rank count with jobs.
 # Writes perf/results/imb.csv and imb.png (ccl / best peer, a panel per rank count) and prints
 # two summary lines per rank count (one per ratio) and one of each library against itself.
 #   IMB=/path/to/IMB-MPI1 IMB_MPICH=/path/to/IMB-MPI1.mpich CCL_BENCH_RANKS="2 4" ROUNDS=2 \
@@ -30,17 +36,19 @@ lib="$root/build/comm/drop_in/libccl_mpi.so"
 benches="Bcast,Reduce,Allreduce,Scatter,Gather,Allgather,Alltoall,Barrier"
 imb_mpich=${IMB_MPICH:-}
 configs=(ccl tuned sm han adapt mpich)
+runs=("${configs[@]}" sm_again)  # the null test's second coll/sm job
 # SUMMARY_ONLY=1: summarise the last run's jobs again, without running any.
 if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
-  rm -rf "$jobs" && mkdir -p "$jobs"
+  mkdir -p "$jobs"
   unset CCL_MODEL
   for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
-    for round in $(seq 1 "${ROUNDS:-5}"); do
+    rm -f "$jobs/np${np}_"*.txt
+    for round in $(seq 1 "${ROUNDS:-9}"); do
       # One benchmark at a time, every library in turn (first another one each round): a state
       # of the machine lasts seconds, so the libraries' jobs of one case see the same states.
-      shift_by=$(( (round - 1) % ${#configs[@]} ))
+      shift_by=$(( (round - 1) % ${#runs[@]} ))
       for bench in ${benches//,/ }; do
-        for config in "${configs[@]:shift_by}" "${configs[@]:0:shift_by}"; do
+        for config in "${runs[@]:shift_by}" "${runs[@]:0:shift_by}"; do
           imb_args=(-npmin "$np" -msglog 3:22 -time 2 -iter 1000 -zero_size off "$bench")
           job="$jobs/np${np}_${config}_$round.txt"
           extra=()
@@ -52,6 +60,7 @@ if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
                 mpirun.mpich -np "$np" "$imb_mpich" "${imb_args[@]}" >> "$job"
               fi
               continue ;;
+            sm_again) extra=(--mca coll_sm_priority 100) ;;
             *) extra=(--mca "coll_${config}_priority" 100) ;;
           esac
           mpirun -np "$np" $(ccl_oversubscribe "$np") "${extra[@]}" "$imb" "${imb_args[@]}" \
@@ -159,6 +168,22 @@ awk -F, -v configs="${configs[*]}" '
       printf "run_imb: %d ranks, each library against itself (cases whose slowest job took", np
       printf " over 1.1x/1.5x its fastest):%s\n", line
     }
+  }' "$jobs/rows.csv" | sort -t' ' -k2n
+
+# The null test, per rank count: coll/sm's second job against its first, median over rounds each.
+awk -F, "$CCL_AWK_MEDIAN"'
+  $1 == "sm" || $1 == "sm_again" { t[$2 SUBSEP $3 SUBSEP $4 SUBSEP $1] = t[$2 SUBSEP $3 SUBSEP $4 SUBSEP $1] " " $5 }
+  END {
+    for (key in t) {
+      split(key, k, SUBSEP)
+      if (k[4] != "sm" || !((k[1] SUBSEP k[2] SUBSEP k[3] SUBSEP "sm_again") in t)) continue
+      first = median(t[key]); again = median(t[k[1] SUBSEP k[2] SUBSEP k[3] SUBSEP "sm_again"])
+      if (first <= 0) continue
+      ++n[k[1]]; r = again / first
+      if (r > 1.1) ++a11[k[1]]; if (r > 1.5) ++a15[k[1]]
+    }
+    for (np in n)
+      printf "run_imb: %d ranks, null test (coll/sm, second job / first): above 1.1 in %d, above 1.5 in %d, of %d cases\n", np, a11[np], a15[np], n[np]
   }' "$jobs/rows.csv" | sort -t' ' -k2n
 
 {
