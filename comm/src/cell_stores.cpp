@@ -12,13 +12,13 @@
 //
 // So both sides price each such message in ticks per byte: the sender its copy into the cell
 // (stores and fence), the receiver its copy out. The cell's word says which way it went (a
-// bytes field above kMaxBytes). Each side keeps the last four prices of each way, and the
-// receiver publishes the least of each in its ring's first line, beside the tail. Before each
-// send the sender adds its own least prices to the receiver's and changes way when the other
-// totals below kStoreSwitch of the current. The other way is tried in runs long enough to lap the
-// large ring (its first copies find the lines where the current way left them), one send in
-// kStoreExplore, so that a change of placement is seen; and the first runs take turns, so that each
-// way has prices.
+// bytes field above kMaxBytes). Each side keeps the last 16 prices of each way
+// (store_prices.hpp), and the receiver publishes the least of each in its ring's first line,
+// beside the tail. Before each send the sender adds its own least prices to the receiver's and
+// changes way when the other totals below kStoreSwitch of the current. The other way is tried in
+// runs long enough to lap the large ring (its first copies find the lines where the current way
+// left them), one send in kStoreExplore, so that a change of placement is seen; and the first
+// runs take turns, so that each way has prices.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -49,7 +49,7 @@ double per_byte(std::uint64_t ticks, std::size_t bytes) {
 }  // namespace
 
 double StorePrices::best() const {
-  const std::uint32_t n = std::min<std::uint32_t>(count, 4);
+  const std::uint32_t n = std::min<std::uint32_t>(count, kWindow);
   return n == 0 ? 0 : *std::min_element(last, last + n);
 }
 

@@ -20,11 +20,18 @@ constexpr bool explores(std::uint32_t k, std::uint32_t run) {
   return k % (kStoreExplore * run) >= (kStoreExplore - 1) * run;
 }
 
-// The last four prices of one way; the least of them is its price (noise only adds).
+// The last kWindow prices of one way; the least of them is its price (noise only adds). A
+// receiver's price of cached cells varied 4x from one message to the next here (0.03-0.13 ticks
+// a byte: how much of the cell was still in the sender's core), so the least of four flipped the
+// choice to non-temporal stores every few hundred sends, and end to end those were slower: IMB's
+// bcast of 8-64 KiB on 2 ranks took 0.97, 1.55, 3.05, 5.98 us with four, 0.72, 1.13, 2.03, 4.35
+// with sixteen (coll/sm 0.78, 1.32, 2.50, 4.71); on 4 ranks 4-64 KiB went 0.70-0.85x and
+// 256 KiB-4 MiB 0.77-0.86x.
 struct StorePrices {
-  double last[4] = {};
+  static constexpr std::uint32_t kWindow = 16;
+  double last[kWindow] = {};
   std::uint32_t count = 0;
-  void add(double price) { last[count++ % 4] = price; }
+  void add(double price) { last[count++ % kWindow] = price; }
   double best() const;  // 0 before any
 };
 

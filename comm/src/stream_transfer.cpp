@@ -29,7 +29,7 @@
 // receiver prices both ways per sender and per size class (a power of two: what is cheaper for
 // 16 KiB need not be for 1 MiB), in ticks per byte from the first piece to the last,
 // counted only when the first piece arrived alone (the receiver waited, so the time is the whole
-// pipeline's); keeps the last four prices of each way (the two take turns until each has two:
+// pipeline's); keeps the last 16 prices of each way (the two take turns until each has two:
 // a job's first is often cold); and asks for the other way once the least of its prices is
 // below kStoreSwitch of the current way's (store_prices.hpp), through a bit per class in a word
 // of its ring's first line beside the tail it writes there. The sender reads it at each such

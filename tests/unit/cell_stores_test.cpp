@@ -27,10 +27,12 @@ int send(CellStoreChoice& c, int n, double own_cached, double own_streaming, dou
   return streamed;
 }
 
-TEST(StorePrices, BestIsTheLeastOfTheLastFour) {
+TEST(StorePrices, BestIsTheLeastOfTheLastWindow) {
   StorePrices p;
   EXPECT_EQ(p.best(), 0);
-  for (double v : {5.0, 1.0, 7.0, 8.0, 9.0}) p.add(v);  // the 5 dropped out, 1 stays
+  p.add(5.0);
+  p.add(1.0);
+  for (std::uint32_t i = 1; i < StorePrices::kWindow; ++i) p.add(7.0 + i);  // the 5 dropped out
   EXPECT_EQ(p.best(), 1.0);
   p.add(6.0);  // the 1 drops out
   EXPECT_EQ(p.best(), 6.0);
