@@ -19,7 +19,8 @@
 # CCL_BENCH_RANKS runs those rank counts again and keeps the jobs of the others, so a long run can
 # be made a few rank counts at a time; the summary covers every rank count with jobs.
 # Writes perf/results/imb.csv and imb.png (ccl / best peer, a panel per rank count) and prints
-# two summary lines per rank count (one per ratio) and one of each library against itself.
+# two summary lines per rank count (one per ratio), one of each library against itself and one
+# of the null test.
 #   IMB=/path/to/IMB-MPI1 IMB_MPICH=/path/to/IMB-MPI1.mpich CCL_BENCH_RANKS="2 4" ROUNDS=2 \
 #     perf/run_imb.sh
 # Build IMB by hand, e.g. from github.com/intel/mpi-benchmarks, once per MPI:
