@@ -3,12 +3,15 @@
 // predicted time under the machine model, least first, and marks the choice.
 //
 //   ccl-explain --coll concat --np 12 --bytes 65536 [--root R] [--elem 8]
-//               [--noncommutative] [--torus 3x2x2] [--model FILE] [--cores C] [--all]
+//               [--noncommutative] [--torus 3x2x2] [--model FILE] [--cores C]
+//               [--direct-above B] [--all]
 // --root: the root of a rooted collective (default 0); for sync, the root of a fan-out (bcast,
 // scatter) just before it, which a sync may release first (default: none).
 // --cores: the cores of the one node the np ranks run on (default: this machine's); with more
 // ranks than cores, selection leaves out short pipeline segments, and with two or more ranks to
 // every core what needs a core per member (core_sharing()).
+// --direct-above: as in a job whose shared-memory fabric found one copy cheaper than streams
+// above B bytes (its start-up probe, or CCL_DIRECT_ABOVE): pipelines get no segment of up to B.
 // --torus: the group is laid out as that torus (as grids::Torus declares it), so that the torus
 // allgathers are candidates for concat; with a model whose links run at once ("links
 // concurrent") they are weighed by their multi-port cost.
@@ -33,7 +36,8 @@ namespace {
   std::fprintf(stderr,
                "ccl-explain: %s\n"
                "usage: ccl-explain --coll NAME --np N --bytes B [--root R] [--root-last] "
-               "[--elem E] [--noncommutative] [--torus SHAPE] [--model FILE] [--cores C] [--all]\n"
+               "[--elem E] [--noncommutative] [--torus SHAPE] [--model FILE] [--cores C] "
+               "[--direct-above B] [--all]\n"
                "  NAME: bcast reduce combine scatter gather concat index prefix shift sync\n"
                "  B: bytes per member (the vector, or one member's block)\n"
                "  R: the root (default 0); for sync, the member it releases first (default none)\n"
@@ -56,6 +60,7 @@ long number(const char* text, const std::string& flag) {
 int main(int argc, char** argv) {
   std::optional<ccl::CollKind> kind;
   long np = -1, bytes = -1, root = -1, elem = 8, cores = sysconf(_SC_NPROCESSORS_ONLN);
+  long direct_above = 0;
   bool commutative = true, all = false, root_last = false;
   std::string model_path, torus_text;
   for (int i = 1; i < argc; ++i) {
@@ -80,6 +85,8 @@ int main(int argc, char** argv) {
       elem = number(value(), a);
     } else if (a == "--cores") {
       cores = number(value(), a);
+    } else if (a == "--direct-above") {
+      direct_above = number(value(), a);
     } else if (a == "--model") {
       model_path = value();
     } else if (a == "--torus") {
@@ -121,6 +128,7 @@ int main(int argc, char** argv) {
       ccl::use_builtin_model(static_cast<int>(np));
     }
     ccl::set_core_sharing(ccl::core_sharing_of(np, cores));
+    ccl::set_streams_lose_above(static_cast<std::size_t>(std::max(direct_above, 0L)));
     const ccl::MachineModel& model = ccl::machine_model();
     ccl::Shape s;
     s.kind = *kind;
@@ -180,6 +188,12 @@ int main(int argc, char** argv) {
       }
       for (const ccl::Params& p : a->candidates(s)) {
         if (ccl::considered(*a, p)) continue;
+        if (p.segment <= static_cast<std::size_t>(std::max(direct_above, 0L))) {
+          std::printf("  not considered: %s, segments of up to %ld bytes, which would stream where "
+                      "one copy costs less\n",
+                      ccl::Choice{a, p}.str().c_str(), direct_above);
+          continue;
+        }
         std::printf("  not considered: %s, segments under %zu bytes, with %ld ranks on %ld cores\n",
                     ccl::Choice{a, p}.str().c_str(), ccl::kSharedCoreMinSegment, np, cores);
       }

@@ -103,7 +103,11 @@ ShmOp* MpiChannel::shm_op(bool is_send, int local, std::uint64_t tag, const std:
 }
 
 void MpiChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-                      const Cost&, Handles& hs) {
+                      const Cost& stamp, Handles& hs) {
+  if (plain_direct(peer, bytes)) {
+    send_direct(peer, tag, data, bytes, Copier::sender, stamp, hs);
+    return;
+  }
   if (const int local = shm_peer(peer, bytes); local >= 0) {
     ShmOp* op = shm_op(true, local, tag, data, bytes);
     hs.ops.push_back(op);
@@ -120,6 +124,10 @@ void MpiChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::s
 
 void MpiChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
                       Handles& hs) {
+  if (plain_direct(peer, bytes)) {
+    recv_direct(peer, tag, data, bytes, Copier::sender, hs);
+    return;
+  }
   if (const int local = shm_peer(peer, bytes); local >= 0) {
     ShmOp* op = shm_op(false, local, tag, data, bytes);
     hs.ops.push_back(op);
@@ -287,6 +295,9 @@ bool MpiChannel::exchange(int to, const std::byte* out, std::size_t out_bytes, i
                           std::byte* in, std::size_t in_bytes, std::uint64_t tag,
                           const Fold* fold) {
   if (fabric_ != nullptr) {
+    // A direct transfer is a handshake of posted operations on both sides.
+    if ((to >= 0 && plain_direct(to, out_bytes)) || (from >= 0 && plain_direct(from, in_bytes)))
+      return false;
     const int to_local = to >= 0 ? shm_peer(to, out_bytes) : -1;
     const int from_local = from >= 0 ? shm_peer(from, in_bytes) : -1;
     const bool send_shm = to_local >= 0, recv_shm = from_local >= 0;

@@ -79,6 +79,7 @@ MPI_Comm communicator_for(MpiRuntime& rt, const std::vector<int>& members, std::
 // CCL_BARRIER: 1 or 0, the same on every rank (members in different modes would run different
 // schedules). CCL_STREAM_MAX: bytes (the fabric takes the smallest any rank of a node asked for).
 // CCL_STREAM_NT: auto, 0 or 1 (each sender follows its own; receivers take either way).
+// CCL_DIRECT_ABOVE: bytes or "probe" (each node takes its first rank's).
 std::uint64_t agreed_settings(MPI_Comm control) {
   int* mpi_ub = nullptr;
   int flag = 0;
@@ -89,8 +90,8 @@ std::uint64_t agreed_settings(MPI_Comm control) {
                                  : std::string(barrier) == "0"          ? 0
                                                                         : -1;
   // tag limit, CCL_TIMEOUT valid, CCL_BARRIER as its lowest and (negated) highest value,
-  // CCL_STREAM_MAX valid, CCL_STREAM_NT valid
-  long long mine[6] = {flag ? *mpi_ub : 32767, 1, barrier_code, -barrier_code, 1, 1};
+  // CCL_STREAM_MAX valid, CCL_STREAM_NT valid, CCL_DIRECT_ABOVE valid
+  long long mine[7] = {flag ? *mpi_ub : 32767, 1, barrier_code, -barrier_code, 1, 1, 1};
   if (const char* v = std::getenv("CCL_TAG_UB"); v != nullptr) {
     char* end = nullptr;
     const long long asked = std::strtoll(v, &end, 10);
@@ -100,8 +101,9 @@ std::uint64_t agreed_settings(MPI_Comm control) {
     mine[1] = 0;
   if (!detail::ShmFabric::stream_max_setting()) mine[4] = 0;
   if (!detail::ShmFabric::store_setting()) mine[5] = 0;
-  long long agreed[6] = {0, 0, 0, 0, 0, 0};
-  MPI_Allreduce(mine, agreed, 6, MPI_LONG_LONG, MPI_MIN, control);
+  if (!detail::ShmFabric::direct_above_setting()) mine[6] = 0;
+  long long agreed[7] = {0, 0, 0, 0, 0, 0, 0};
+  MPI_Allreduce(mine, agreed, 7, MPI_LONG_LONG, MPI_MIN, control);
   if (agreed[0] < 0) {
     throw Error(
         "ccl: CCL_TAG_UB must be an integer of at least 7 (at most MPI_TAG_UB is used) on every "
@@ -114,6 +116,8 @@ std::uint64_t agreed_settings(MPI_Comm control) {
   }
   if (agreed[4] == 0) throw Error("ccl: CCL_STREAM_MAX must be a number of bytes on every rank");
   if (agreed[5] == 0) throw Error("ccl: CCL_STREAM_NT must be auto, 0 or 1 on every rank");
+  if (agreed[6] == 0)
+    throw Error("ccl: CCL_DIRECT_ABOVE must be a number of bytes or 'probe' on every rank");
   if (agreed[2] < 0 || agreed[2] != -agreed[3]) {
     throw Error("ccl: CCL_BARRIER must be 1 or 0, the same on every rank (or unset everywhere)");
   }
@@ -169,6 +173,13 @@ Environment::Environment(int& argc, char**& argv) {
 #endif
   detail::set_hang_exit(abort_job);
   rt->fabric = detail::ShmFabric::create();
+#if !defined(CCL_SMPI)
+  // Every rank selects alike: the least size any node's probe found, none where any found none.
+  const unsigned long long found = rt->fabric ? rt->fabric->measured_direct_above() : 0;
+  unsigned long long agreed = 0;
+  MPI_Allreduce(&found, &agreed, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, rt->control);
+  set_streams_lose_above(static_cast<std::size_t>(agreed));
+#endif
   MPI_Comm world_comm;
   MPI_Comm_dup(MPI_COMM_WORLD, &world_comm);
   detail::NewGroup w;

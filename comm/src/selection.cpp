@@ -23,6 +23,7 @@ namespace {
 
 unsigned epoch = 1;
 CoreSharing sharing = CoreSharing::none;  // core_sharing()
+std::size_t streams_lose_above = 0;       // set_streams_lose_above()
 
 // ---- machine model ----
 
@@ -426,9 +427,16 @@ bool considered(const Algorithm& a) {
   return !(shared_cores() && a.releases_together);
 }
 
+void set_streams_lose_above(std::size_t bytes) {
+  if (bytes == streams_lose_above) return;
+  streams_lose_above = bytes;
+  ++epoch;
+}
+
 bool considered(const Algorithm& a, const Params& p) {
   const bool short_segment = p.segment != 0 && p.segment < kSharedCoreMinSegment;
-  return considered(a) && !(sharing != CoreSharing::none && short_segment);
+  const bool streamed_segment = p.segment != 0 && p.segment <= streams_lose_above;
+  return considered(a) && !(sharing != CoreSharing::none && short_segment) && !streamed_segment;
 }
 
 std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& model) {

@@ -164,6 +164,7 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
   f->stores_ =
       kHasStreamingStores ? store_setting().value_or(StoreSetting::cached) : StoreSetting::cached;
   f->stream_limit_ = f->agreed_stream_limit();
+  f->direct_above_ = f->probe_direct_above();
   if (f->oversubscribed_) f->start_core_turns();
   return f;
 }

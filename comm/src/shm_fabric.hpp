@@ -40,6 +40,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -80,6 +81,7 @@ struct ShmOp {
   std::uint64_t started = 0;
   // A receive folded into an accumulator piece by piece (channel.hpp) instead of copied to data.
   const Fold* fold = nullptr;
+
   // A send whose data the sender copied into a slot of its shared area (shared_send.cpp): only
   // a reference to that slot goes through the ring.
   int shared_slot = -1;
@@ -124,11 +126,32 @@ class ShmFabric {
   // has a core (streams then outgrow the ring): each member would make both copies of a stream.
   // Where ranks share cores a push waits for its receiver to wake and send its address, and the
   // ring does not (IMB's allgather of 64 KiB on 3 ranks: 40 us pushed, 28 streamed).
+  // Where the start-up probe found one copy cheaper than streams (direct_probe.cpp), from the
+  // size it found, but exchanges as before: the probe times one way at a time, and exchanges of
+  // 16-32 KiB on 2 ranks where it found 8 KiB took 1.2-1.4x as long direct as streamed.
   std::size_t direct_above(bool exchange) const {
     const std::size_t ring = large_ring_holds();
     if (stream_limit_ <= ring) return stream_limit_;
-    return exchange ? ring / 2 : ring;
+    return exchange ? ring / 2 : std::min(direct_above_, ring);
   }
+  // The size above which plain transfers go direct (plain_direct), or 0 where none do: the probe
+  // did not run or found streams cheaper up to the ring's size, or streams stop at the ring.
+  std::size_t measured_direct_above() const {
+    const std::size_t ring = large_ring_holds();
+    return stream_limit_ > ring && direct_above_ < ring ? direct_above_ : 0;
+  }
+  // Whether a plain transfer of `bytes` goes direct too: between the size the probe found and
+  // the largest it measured (the ring's). Longer ones stream as before: a reduce's segments of
+  // 128 KiB, copied directly and then folded by the root alone, took a 4 MiB reduce on 2 ranks
+  // from 400 to 630 us, where streamed the sender's copies into the ring overlap the root's
+  // folds.
+  bool plain_direct(std::size_t bytes) const {
+    const std::size_t from = measured_direct_above();
+    return from != 0 && bytes > from && bytes <= large_ring_holds();
+  }
+  // CCL_DIRECT_ABOVE in bytes, in place of the start-up probe's finding; ~0 when unset or
+  // "probe"; nullopt when it is neither a number nor "probe".
+  static std::optional<unsigned long long> direct_above_setting();
   // CCL_STREAM_MAX in bytes, all of them when unset; nullopt when it is not a number.
   static std::optional<unsigned long long> stream_max_setting();
   // CCL_STREAM_NT: how a stream fills the large ring (stream_transfer.cpp):
@@ -142,7 +165,7 @@ class ShmFabric {
   static constexpr std::size_t kSlotBytes = 65536;
   static constexpr int kSlots = 4;  // of each rank's shared area
   bool shares(std::size_t bytes) const {
-    return bytes >= kShareFrom && bytes <= std::min(kSlotBytes, stream_limit_);
+    return bytes >= kShareFrom && bytes <= std::min({kSlotBytes, stream_limit_, direct_above_});
   }
   // A free slot of this rank's area for a message to `readers` receivers, or -1 when all are
   // still being read (then send it to each as usual).
@@ -360,6 +383,11 @@ class ShmFabric {
   // `pulled`, else by the sender) or sizes that differ, as `notice` says.
   void check_notice(const ShmOp* op, std::uint64_t notice, bool pulled) const;
   bool probe_reach();  // collective over the node: can every rank reach into its neighbour?
+  // Collective over the node: the size above which direct transfers go (direct_probe.cpp).
+  std::size_t probe_direct_above();
+  // One transfer with `peer`, started and driven to its end (direct: pulled by the receiver).
+  void transfer_blocking(bool is_send, int peer, const Pgid& context, std::uint64_t tag,
+                         std::byte* data, std::size_t bytes, bool direct);
   // Bytes the large ring holds at once: its cells, full.
   std::size_t large_ring_holds() const { return geometry_[2].cells * kMaxBytes; }
   // Collective over the node: stream_limit(), CCL_STREAM_MAX (bytes) if every rank sets it.
@@ -391,6 +419,7 @@ class ShmFabric {
   bool can_reach_ = false;
   StoreSetting stores_ = StoreSetting::automatic;
   std::size_t stream_limit_ = kMaxBytes;
+  std::size_t direct_above_ = std::numeric_limits<std::size_t>::max();  // probe_direct_above
   std::vector<int> pids_;  // of the node's ranks, by local index
   unsigned idle_polls_ = 0;
   unsigned polls_ = 0;

@@ -115,6 +115,12 @@ bool considered(const Algorithm& a);
 // of 256 KiB, 3 and 4 ranks on 2 cores, 155-199 jobs each: with 8 KiB segments 5-10% of the
 // jobs ran 2-3.5x the median, with 32 KiB none above 1.6x, and the medians were no worse.
 inline constexpr std::size_t kSharedCoreMinSegment = std::size_t{32} << 10;
+// Where messages above `bytes` cost less as one copy between the two processes than streamed
+// through the shared-memory rings (the fabric's start-up probe, agreed by all ranks; 0: not so,
+// or not measured), pipeline segments of at most that size are not considered either: each
+// would stream, and the whole message goes by one copy. IMB's bcast of 32 KiB on 2 ranks where
+// the probe found 8 KiB: a chain of 8 KiB segments 4.5 us, linear 1.7 (Open MPI's tuned 2.4).
+void set_streams_lose_above(std::size_t bytes);
 // Whether selection considers setting `p` of algorithm `a`.
 bool considered(const Algorithm& a, const Params& p);
 
