@@ -22,7 +22,12 @@
 // 16 and 8 bytes through the tiny ring (~0.1 us each; split: both ways at once). The control
 // messages are ordinary fabric messages under the transfer's context and tag with a bit set above
 // the channels' tags (below kTagLimit), one bit per kind, so they are matched as any message is
-// and never by a receive of another kind.
+// and never by a receive of another kind; a pulled transfer's carry one more. One schedule's
+// transfers between two members share a tag and are told apart by their order, so an address
+// from member a to member b must say which way the data goes: a plain transfer from a to b,
+// pulled, and an exchange's pushed one from b to a in the same round each send b an address,
+// and b matched them the other way round ("a message of 32776 bytes arrived for a receive of
+// 32768 bytes", a combine on 2 ranks where plain transfers of 16-64 KiB went direct).
 //
 // Sizes that differ: no copier copies, and each says so in its notice. The receiver reports the
 // mismatch (as MPI reports truncation on the receiving side), at once when it is only the asker,
@@ -32,6 +37,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -45,6 +51,8 @@ namespace {
 
 constexpr std::uint64_t kAddressTag = ShmFabric::kTagLimit << 1;
 constexpr std::uint64_t kNoticeTag = ShmFabric::kTagLimit;
+constexpr std::uint64_t kPulledTag = ShmFabric::kTagLimit << 2;
+static_assert((ShmFabric::kTagLimit << 3) - 1 <= UINT32_MAX, "a cell's word holds 32 tag bits");
 // A notice of a failed copy: this bit and the copier's errno.
 constexpr std::uint64_t kCopyFailed = std::uint64_t{1} << 63;
 
@@ -82,7 +90,7 @@ void ShmFabric::start_direct(ShmOp* op) {
     op->control[0] = reinterpret_cast<std::uintptr_t>(op->buffer);
     op->control[1] = op->buffer_bytes;
   }
-  op->tag |= kAddressTag;
+  op->tag |= kAddressTag | (op->copy == Copy::pulled ? kPulledTag : 0);
   op->data = reinterpret_cast<std::byte*>(op->control);
   op->bytes = sizeof op->control;
   op->offset = 0;

@@ -105,7 +105,7 @@ ShmOp* MpiChannel::shm_op(bool is_send, int local, std::uint64_t tag, const std:
 void MpiChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
                       const Cost& stamp, Handles& hs) {
   if (plain_direct(peer, bytes)) {
-    send_direct(peer, tag, data, bytes, Copier::sender, stamp, hs);
+    send_direct(peer, tag, data, bytes, Copier::receiver, stamp, hs);
     return;
   }
   if (const int local = shm_peer(peer, bytes); local >= 0) {
@@ -125,7 +125,7 @@ void MpiChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::s
 void MpiChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
                       Handles& hs) {
   if (plain_direct(peer, bytes)) {
-    recv_direct(peer, tag, data, bytes, Copier::sender, hs);
+    recv_direct(peer, tag, data, bytes, Copier::receiver, hs);
     return;
   }
   if (const int local = shm_peer(peer, bytes); local >= 0) {

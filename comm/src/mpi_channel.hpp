@@ -49,16 +49,13 @@ class MpiChannel final : public Channel {
            local_[static_cast<std::size_t>(peer)] >= 0;
   }
   // Where the fabric's start-up probe found one copy cheaper than streams (direct_probe.cpp),
-  // plain sends and receives of the sizes it measured go direct as well: a binomial reduce of
-  // 64 KiB on 2 ranks, folded from the rings, took 7.8-9.3 us; copied direct and then folded
-  // 5.1 (Open MPI's, which does the same, 4.1). Pushed, as an exchange's are: one schedule's
-  // transfers between two members share a tag and are told apart by their order, and an address
-  // from member a to member b must mean one thing, "b sends to a" (had they been pulled, a plain
-  // send from a to b in the round of an exchange's transfer from b to a would send b two
-  // addresses, which b could match the other way round).
+  // plain sends and receives of the sizes it measured go direct as well, pulled by the receiver:
+  // a binomial reduce of 64 KiB on 2 ranks, folded from the rings, took 7.8-9.3 us; pulled and
+  // then folded 5.1 (Open MPI's, which does the same, 4.1); pushed by the sender (its
+  // process_vm_writev), 13.4.
   bool plain_direct(int peer, std::size_t bytes) const {
     return fabric_ != nullptr && fabric_->plain_direct(bytes) &&
-           copies_direct(peer, bytes, Copier::sender);
+           copies_direct(peer, bytes, Copier::receiver);
   }
   // Receives through shared memory fold piece by piece (pieces must be whole elements), unless
   // they go direct.

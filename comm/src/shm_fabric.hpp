@@ -93,8 +93,9 @@ class ShmFabric {
   static constexpr std::size_t kStreamedCellFrom = 6144;  // see single_cell_copy
   static constexpr std::size_t kTinyBytes = 24;    // largest message of the tiny-cell ring
   static constexpr std::size_t kSmallBytes = 248;  // largest message of the small-cell ring
-  // Tags of the channels above stay below this; the two bits above them mark control messages.
-  static constexpr std::uint64_t kTagLimit = std::uint64_t{1} << 30;
+  // Tags of the channels above stay below this; the three bits above them mark control messages
+  // (direct_transfer.cpp, shared_send.cpp).
+  static constexpr std::uint64_t kTagLimit = std::uint64_t{1} << 29;
 
   // Collective over MPI_COMM_WORLD. Returns null when shared memory is not worth it (one rank per
   // node), is switched off (CCL_SHM=0), or cannot be had.

@@ -1,13 +1,13 @@
 // The size from which plain transfers go direct (direct_probe.cpp): the start-up probe's finding,
 // or CCL_DIRECT_ABOVE. Run with CCL_DIRECT_ABOVE=16384 (tests/CMakeLists.txt), as on a host where
-// one copy beats two from there: messages between that size and the ring's go direct, pushed by
-// the sender, smaller and larger ones stream; pipelines get no segment of up to it; and
-// collectives of every kind whose schedules mix such transfers with an exchange's between the
-// same two members in one round, several in flight on two groups, come out right (a plain
-// transfer pulled by its receiver there was matched with the exchange's handshake, and a
-// combine of 32776 bytes on 2 ranks failed with "a message of 32776 bytes arrived for a receive
-// of 32768 bytes"). Where ranks share cores (3 ranks here) the setting changes nothing. Without
-// it (mpi_np2 and the others) the probe decides.
+// one copy beats two from there: messages between that size and the ring's go direct, pulled by
+// the receiver, smaller and larger ones stream; pipelines get no segment of up to it; and
+// collectives of every kind whose schedules mix such transfers with an exchange's (pushed)
+// between the same two members in one round, several in flight on two groups, come out right
+// (until the handshakes of pulled transfers were marked apart, a combine of 32776 bytes on
+// 2 ranks failed here with "a message of 32776 bytes arrived for a receive of 32768 bytes").
+// Where ranks share cores (3 ranks here) the setting changes nothing. Without it (mpi_np2 and
+// the others) the probe decides.
 #include <gtest/gtest.h>
 
 #include <algorithm>
