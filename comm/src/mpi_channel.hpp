@@ -60,8 +60,8 @@ class MpiChannel final : public Channel {
   // Receives through shared memory fold piece by piece (pieces must be whole elements), unless
   // they go direct.
   bool folds(int peer, std::size_t bytes, std::size_t elem) const override {
-    return shm_peer(peer, bytes) >= 0 && !plain_direct(peer, bytes) && elem > 0 && bytes % elem == 0 &&
-           (bytes <= ShmFabric::kMaxBytes || ShmFabric::kMaxBytes % elem == 0);
+    return shm_peer(peer, bytes) >= 0 && !plain_direct(peer, bytes) && elem > 0 &&
+           bytes % elem == 0 && (bytes <= ShmFabric::kMaxBytes || ShmFabric::kMaxBytes % elem == 0);
   }
   void recv_folded(int peer, std::uint64_t tag, std::size_t bytes, const Fold& fold,
                    Handles& hs) override;

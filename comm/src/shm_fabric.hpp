@@ -81,7 +81,6 @@ struct ShmOp {
   std::uint64_t started = 0;
   // A receive folded into an accumulator piece by piece (channel.hpp) instead of copied to data.
   const Fold* fold = nullptr;
-
   // A send whose data the sender copied into a slot of its shared area (shared_send.cpp): only
   // a reference to that slot goes through the ring.
   int shared_slot = -1;
