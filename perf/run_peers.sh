@@ -104,6 +104,7 @@ for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
       if (r > 1.1) ++above; if (p > 1.1) ++above_p; if (r < 1) ++faster
     }
     END {
+      if (n == 0) exit  # no jobs at this rank count
       with = mpich == "" ? "" : ", MPICH"
       printf "run_peers: %d ranks, %d cases, ccl / best of tuned, sm, han, adapt%s (per call, no model file): median %.2f, worst %.2f (%s), above 1.1 in %d, faster in %d; paired in each job: median %.2f, worst %.2f (%s), above 1.1 in %d",
              np, n, with, median(ratios), worst, at, above, faster, median(pairs), worst_p, at_p, above_p
