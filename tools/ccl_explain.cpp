@@ -60,7 +60,7 @@ long number(const char* text, const std::string& flag) {
 int main(int argc, char** argv) {
   std::optional<ccl::CollKind> kind;
   long np = -1, bytes = -1, root = -1, elem = 8, cores = sysconf(_SC_NPROCESSORS_ONLN);
-  long direct_above = 0;
+  long direct_above = 0;  // number() takes no negative value
   bool commutative = true, all = false, root_last = false;
   std::string model_path, torus_text;
   for (int i = 1; i < argc; ++i) {
@@ -128,7 +128,7 @@ int main(int argc, char** argv) {
       ccl::use_builtin_model(static_cast<int>(np));
     }
     ccl::set_core_sharing(ccl::core_sharing_of(np, cores));
-    ccl::set_streams_lose_above(static_cast<std::size_t>(std::max(direct_above, 0L)));
+    ccl::set_streams_lose_above(static_cast<std::size_t>(direct_above));
     const ccl::MachineModel& model = ccl::machine_model();
     ccl::Shape s;
     s.kind = *kind;
@@ -188,7 +188,7 @@ int main(int argc, char** argv) {
       }
       for (const ccl::Params& p : a->candidates(s)) {
         if (ccl::considered(*a, p)) continue;
-        if (p.segment <= static_cast<std::size_t>(std::max(direct_above, 0L))) {
+        if (p.segment <= static_cast<std::size_t>(direct_above)) {
           std::printf("  not considered: %s, segments of up to %ld bytes, which would stream where "
                       "one copy costs less\n",
                       ccl::Choice{a, p}.str().c_str(), direct_above);

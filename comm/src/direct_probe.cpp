@@ -22,7 +22,6 @@
 // 0's answer. CCL_DIRECT_ABOVE=bytes (at least 8192) sets the size instead of the probe.
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cstdlib>
 #include <limits>
 #include <string>
@@ -66,10 +65,7 @@ void ShmFabric::transfer_blocking(bool is_send, int peer, const Pgid& context, s
 std::optional<unsigned long long> ShmFabric::direct_above_setting() {
   const char* v = std::getenv("CCL_DIRECT_ABOVE");
   if (v == nullptr || *v == '\0' || std::string(v) == "probe") return ~0ull;
-  char* end = nullptr;
-  const unsigned long long bytes = std::strtoull(v, &end, 10);
-  if (*end != '\0' || !std::isdigit(static_cast<unsigned char>(v[0]))) return std::nullopt;
-  return bytes;
+  return bytes_setting(v);
 }
 
 std::size_t ShmFabric::probe_direct_above() {

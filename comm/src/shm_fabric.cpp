@@ -165,6 +165,9 @@ std::unique_ptr<ShmFabric> ShmFabric::create() {
       kHasStreamingStores ? store_setting().value_or(StoreSetting::cached) : StoreSetting::cached;
   f->stream_limit_ = f->agreed_stream_limit();
   f->direct_above_ = f->probe_direct_above();
+  const std::size_t ring = f->large_ring_holds();
+  f->plain_direct_above_ =
+      f->stream_limit_ > ring && f->direct_above_ < ring ? f->direct_above_ : 0;
   if (f->oversubscribed_) f->start_core_turns();
   return f;
 }

@@ -136,22 +136,21 @@ class ShmFabric {
   }
   // The size above which plain transfers go direct (plain_direct), or 0 where none do: the probe
   // did not run or found streams cheaper up to the ring's size, or streams stop at the ring.
-  std::size_t measured_direct_above() const {
-    const std::size_t ring = large_ring_holds();
-    return stream_limit_ > ring && direct_above_ < ring ? direct_above_ : 0;
-  }
+  std::size_t measured_direct_above() const { return plain_direct_above_; }
   // Whether a plain transfer of `bytes` goes direct too: between the size the probe found and
   // the largest it measured (the ring's). Longer ones stream as before: a reduce's segments of
   // 128 KiB, copied directly and then folded by the root alone, took a 4 MiB reduce on 2 ranks
   // from 400 to 630 us, where streamed the sender's copies into the ring overlap the root's
   // folds.
   bool plain_direct(std::size_t bytes) const {
-    const std::size_t from = measured_direct_above();
-    return from != 0 && bytes > from && bytes <= large_ring_holds();
+    return plain_direct_above_ != 0 && bytes > plain_direct_above_ && bytes <= large_ring_holds();
   }
   // CCL_DIRECT_ABOVE in bytes, in place of the start-up probe's finding; ~0 when unset or
   // "probe"; nullopt when it is neither a number nor "probe".
   static std::optional<unsigned long long> direct_above_setting();
+  // A setting's text as a number of bytes, nullopt when it is not one (CCL_STREAM_MAX,
+  // CCL_DIRECT_ABOVE).
+  static std::optional<unsigned long long> bytes_setting(const char* text);
   // CCL_STREAM_MAX in bytes, all of them when unset; nullopt when it is not a number.
   static std::optional<unsigned long long> stream_max_setting();
   // CCL_STREAM_NT: how a stream fills the large ring (stream_transfer.cpp):
@@ -420,6 +419,7 @@ class ShmFabric {
   StoreSetting stores_ = StoreSetting::automatic;
   std::size_t stream_limit_ = kMaxBytes;
   std::size_t direct_above_ = std::numeric_limits<std::size_t>::max();  // probe_direct_above
+  std::size_t plain_direct_above_ = 0;  // measured_direct_above, fixed at create()
   std::vector<int> pids_;  // of the node's ranks, by local index
   unsigned idle_polls_ = 0;
   unsigned polls_ = 0;

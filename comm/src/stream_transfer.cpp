@@ -133,13 +133,17 @@ void ShmFabric::price_long_stream(Peer& p, bool streaming, std::uint64_t ticks, 
   if (want != now) word.store(asked ^ (std::uint64_t{1} << c), std::memory_order_relaxed);
 }
 
+std::optional<unsigned long long> ShmFabric::bytes_setting(const char* text) {
+  char* end = nullptr;
+  const unsigned long long bytes = std::strtoull(text, &end, 10);
+  if (*end != '\0' || !std::isdigit(static_cast<unsigned char>(text[0]))) return std::nullopt;
+  return bytes;
+}
+
 std::optional<unsigned long long> ShmFabric::stream_max_setting() {
   const char* v = std::getenv("CCL_STREAM_MAX");
   if (v == nullptr || *v == '\0') return ~0ull;
-  char* end = nullptr;
-  const unsigned long long bytes = std::strtoull(v, &end, 10);
-  if (*end != '\0' || !std::isdigit(static_cast<unsigned char>(v[0]))) return std::nullopt;
-  return bytes;
+  return bytes_setting(v);
 }
 
 std::size_t ShmFabric::agreed_stream_limit() const {
