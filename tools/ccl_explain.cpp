@@ -187,11 +187,17 @@ int main(int argc, char** argv) {
         continue;
       }
       for (const ccl::Params& p : a->candidates(s)) {
-        if (ccl::considered(*a, p)) continue;
+        if (ccl::considered(*a, p, s)) continue;
         if (p.segment <= static_cast<std::size_t>(direct_above)) {
           std::printf("  not considered: %s, segments of up to %ld bytes, which would stream where "
                       "one copy costs less\n",
                       ccl::Choice{a, p}.str().c_str(), direct_above);
+          continue;
+        }
+        if (np == 2 && direct_above > 0 && p.segment <= ccl::kOneCopyUpTo) {
+          std::printf("  not considered: %s, segments of one copy each, which the receiver would "
+                      "make one after another\n",
+                      ccl::Choice{a, p}.str().c_str());
           continue;
         }
         std::printf("  not considered: %s, segments under %zu bytes, with %ld ranks on %ld cores\n",

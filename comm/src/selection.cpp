@@ -158,7 +158,7 @@ std::optional<Candidate> best_of(const Algorithm& a, const Shape& s, const Machi
                                  bool any_setting = false) {
   std::optional<Candidate> best;
   for (Params& p : a.candidates(s)) {
-    if (!any_setting && !considered(a, p)) continue;
+    if (!any_setting && !considered(a, p, s)) continue;
     Candidate c = evaluate(a, std::move(p), s, m);
     if (!best || c.seconds < best->seconds) best = std::move(c);
   }
@@ -433,10 +433,13 @@ void set_streams_lose_above(std::size_t bytes) {
   ++epoch;
 }
 
-bool considered(const Algorithm& a, const Params& p) {
+bool considered(const Algorithm& a, const Params& p, const Shape& s) {
   const bool short_segment = p.segment != 0 && p.segment < kSharedCoreMinSegment;
   const bool streamed_segment = p.segment != 0 && p.segment <= streams_lose_above;
-  return considered(a) && !(sharing != CoreSharing::none && short_segment) && !streamed_segment;
+  const bool one_copy_pair_segment =
+      s.size == 2 && streams_lose_above != 0 && p.segment != 0 && p.segment <= kOneCopyUpTo;
+  return considered(a) && !(sharing != CoreSharing::none && short_segment) && !streamed_segment &&
+         !one_copy_pair_segment;
 }
 
 std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& model) {
@@ -444,7 +447,7 @@ std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& m
   for (const Algorithm* a : catalog()) {
     if (a->kind != base_kind(shape.kind) || !considered(*a)) continue;
     for (Params& p : a->candidates(shape)) {
-      if (considered(*a, p)) out.push_back(evaluate(*a, std::move(p), shape, model));
+      if (considered(*a, p, shape)) out.push_back(evaluate(*a, std::move(p), shape, model));
     }
   }
   std::stable_sort(out.begin(), out.end(),

@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "ccl/pgid.hpp"
+#include "ccl/selection.hpp"
 #include "store_prices.hpp"
 
 namespace ccl::detail {
@@ -137,13 +138,13 @@ class ShmFabric {
   // The size above which plain transfers go direct (plain_direct), or 0 where none do: the probe
   // did not run or found streams cheaper up to the ring's size, or streams stop at the ring.
   std::size_t measured_direct_above() const { return plain_direct_above_; }
-  // Whether a plain transfer of `bytes` goes direct too: between the size the probe found and
-  // the largest it measured (the ring's). Longer ones stream as before: a reduce's segments of
+  // Whether a plain transfer of `bytes` goes direct too: from the size the probe found up to
+  // kOneCopyUpTo (ccl/selection.hpp). Longer ones stream as before: a reduce's segments of
   // 128 KiB, copied directly and then folded by the root alone, took a 4 MiB reduce on 2 ranks
   // from 400 to 630 us, where streamed the sender's copies into the ring overlap the root's
   // folds.
   bool plain_direct(std::size_t bytes) const {
-    return plain_direct_above_ != 0 && bytes > plain_direct_above_ && bytes <= large_ring_holds();
+    return plain_direct_above_ != 0 && bytes > plain_direct_above_ && bytes <= kOneCopyUpTo;
   }
   // CCL_DIRECT_ABOVE in bytes, in place of the start-up probe's finding; ~0 when unset or
   // "probe"; nullopt when it is neither a number nor "probe".

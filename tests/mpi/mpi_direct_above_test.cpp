@@ -1,7 +1,8 @@
 // The size from which plain transfers go direct (direct_probe.cpp): the start-up probe's finding,
 // or CCL_DIRECT_ABOVE. Run with CCL_DIRECT_ABOVE=16384 (tests/CMakeLists.txt), as on a host where
-// one copy beats two from there: messages between that size and the ring's go direct, pulled by
-// the receiver, smaller and larger ones stream; pipelines get no segment of up to it; and
+// one copy beats two from there: messages between that size and kOneCopyUpTo go direct, pulled by
+// the receiver, smaller and larger ones stream; pipelines get no segment of up to it (between two
+// members none of up to kOneCopyUpTo); and
 // collectives of every kind whose schedules mix such transfers with an exchange's (pushed)
 // between the same two members in one round, several in flight on two groups, come out right
 // (until the handshakes of pulled transfers were marked apart, a combine of 32776 bytes on
@@ -37,7 +38,7 @@ const ccl::detail::MpiChannel& channel_of(const ccl::Group& g) {
   return dynamic_cast<const ccl::detail::MpiChannel&>(*g.state().channel);
 }
 
-TEST(DirectAbove, PlainTransfersBetweenTheSettingAndTheRingGoDirect) {
+TEST(DirectAbove, PlainTransfersFromTheSettingUpToOneCopyUpToGoDirect) {
   const ccl::Group w = ccl::world();
   const std::size_t above = setting();
   if (w.size() == 1 || above == 0) GTEST_SKIP() << "no peer, or CCL_DIRECT_ABOVE not set";
@@ -46,7 +47,7 @@ TEST(DirectAbove, PlainTransfersBetweenTheSettingAndTheRingGoDirect) {
   constexpr std::size_t kRing = 8 * ShmFabric::kMaxBytes;
   if (ccl::core_sharing() != ccl::CoreSharing::none) {
     // A receiver may be asleep, and its turn to answer a handshake would cost a time slice.
-    for (const std::size_t bytes : {above + 1, kRing}) {
+    for (const std::size_t bytes : {above + 1, kRing, ccl::kOneCopyUpTo}) {
       EXPECT_FALSE(ch.plain_direct(peer, bytes)) << bytes << " bytes, where ranks share cores";
     }
     return;
@@ -54,9 +55,11 @@ TEST(DirectAbove, PlainTransfersBetweenTheSettingAndTheRingGoDirect) {
   EXPECT_FALSE(ch.plain_direct(peer, above)) << "at the setting itself";
   EXPECT_TRUE(ch.plain_direct(peer, above + 1)) << "just above the setting";
   EXPECT_TRUE(ch.plain_direct(peer, kRing)) << "what the ring holds";
-  EXPECT_FALSE(ch.plain_direct(peer, kRing + 1)) << "past the ring: streamed as before";
+  EXPECT_TRUE(ch.plain_direct(peer, kRing + 1)) << "past the ring";
+  EXPECT_TRUE(ch.plain_direct(peer, ccl::kOneCopyUpTo));
+  EXPECT_FALSE(ch.plain_direct(peer, ccl::kOneCopyUpTo + 1)) << "longer: streamed";
   EXPECT_FALSE(ch.folds(peer, above + 8, 8)) << "a direct receive lands whole, then is reduced";
-  EXPECT_TRUE(ch.folds(peer, kRing + 8, 8)) << "a stream folds piece by piece";
+  EXPECT_TRUE(ch.folds(peer, ccl::kOneCopyUpTo + 8, 8)) << "a stream folds piece by piece";
   EXPECT_TRUE(ch.copies_direct(peer, above + 1, ccl::Copier::receiver));
   EXPECT_FALSE(ch.copies_direct(peer, above + 1, ccl::Copier::exchange))
       << "an exchange keeps its own limit, half the ring";
@@ -69,11 +72,23 @@ TEST(DirectAbove, PipelinesGetNoSegmentThatWouldStream) {
     if (a->kind == ccl::CollKind::bcast && a->name == "chain") chain = a;
   }
   ASSERT_NE(chain, nullptr);
+  ccl::Shape s;
+  s.kind = ccl::CollKind::bcast;
+  s.size = 3;
+  s.count = 1 << 24;
   ccl::Params p;
   p.segment = setting();
-  EXPECT_FALSE(ccl::considered(*chain, p)) << "a segment of the setting's size";
+  EXPECT_FALSE(ccl::considered(*chain, p, s)) << "a segment of the setting's size";
   p.segment = 4 * setting();
-  EXPECT_TRUE(ccl::considered(*chain, p)) << "a longer segment";
+  EXPECT_TRUE(ccl::considered(*chain, p, s)) << "a longer segment, 3 members";
+  // Where ranks share cores nothing goes direct (no finding to agree on): nothing more to see.
+  if (ccl::core_sharing() != ccl::CoreSharing::none) return;
+  s.size = 2;
+  EXPECT_FALSE(ccl::considered(*chain, p, s)) << "between two members, one copy per segment";
+  p.segment = ccl::kOneCopyUpTo;
+  EXPECT_FALSE(ccl::considered(*chain, p, s)) << "the longest one copy";
+  p.segment = 2 * ccl::kOneCopyUpTo;
+  EXPECT_TRUE(ccl::considered(*chain, p, s)) << "segments that stream";
 }
 
 // Every collective at sizes around the setting and the ring, several in flight on two groups
@@ -85,7 +100,8 @@ TEST(DirectAbove, CollectivesAroundTheSizesInFlightOnTwoGroupsComeOutRight) {
   const std::size_t above = std::max<std::size_t>(setting(), ShmFabric::kMaxBytes);
   int salt = 0;
   for (const std::size_t bytes : {above - 8, above + 8, 2 * above, 8 * ShmFabric::kMaxBytes,
-                                  8 * ShmFabric::kMaxBytes + 8}) {
+                                  8 * ShmFabric::kMaxBytes + 8, 32 * ShmFabric::kMaxBytes + 8,
+                                  ccl::kOneCopyUpTo + 8}) {
     ++salt;
     const std::size_t n = bytes / 8;
     const int root = salt % P;

@@ -121,8 +121,17 @@ inline constexpr std::size_t kSharedCoreMinSegment = std::size_t{32} << 10;
 // would stream, and the whole message goes by one copy. IMB's bcast of 32 KiB on 2 ranks where
 // the probe found 8 KiB: a chain of 8 KiB segments 4.5 us, linear 1.7 (Open MPI's tuned 2.4).
 void set_streams_lose_above(std::size_t bytes);
-// Whether selection considers setting `p` of algorithm `a`.
-bool considered(const Algorithm& a, const Params& p);
+// Where it found so, plain transfers of up to this size go as one copy, pulled by their receiver
+// (ShmFabric::plain_direct); longer ones stream. A reduce on 2 ranks of an Intel Xeon VM, IMB per
+// call: 256 KiB and 1 MiB pulled whole and then folded 12.1 and 86 us, streamed and folded from
+// the rings 18 and 115 (Open MPI's tuned 12.2 and 88); 2 and 4 MiB pulled 250 and 520, streamed
+// 198 and 378: past the caches the sender's copies into the rings overlap the root's folds.
+// Between two members, pipeline segments of up to this size are not considered: each would go
+// as one copy too, and then the receiver makes every copy and fold itself, one after another
+// (256 KiB: 18.4 us in 32 KiB segments, 12.1 whole).
+inline constexpr std::size_t kOneCopyUpTo = std::size_t{1} << 20;
+// Whether selection considers setting `p` of algorithm `a` for the shape.
+bool considered(const Algorithm& a, const Params& p, const Shape& s);
 
 // What runs for the shape: an override if one is set for its kind, else the best candidate.
 Choice select(const Shape& shape);

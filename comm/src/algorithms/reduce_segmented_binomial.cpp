@@ -47,24 +47,33 @@ Schedule build(const Shape& s, const Params& p) {
     return b.finish();
   }
   const std::size_t longest_segment = bounds.size() > 1 ? bounds[1] - bounds[0] : 0;
+  // The root's first child's segments land in the result itself, which is then folded in place:
+  // two streams of memory instead of three, the one written still in cache (not in place: the
+  // root's own segment is there).
+  const bool first_into_acc = v == 0 && !s.in_place;
   std::vector<Slice> slots;
-  for (std::size_t i = 0; i < kids.size(); ++i) slots.push_back(b.scratch(longest_segment));
+  for (std::size_t i = first_into_acc ? 1 : 0; i < kids.size(); ++i) {
+    slots.push_back(b.scratch(longest_segment));
+  }
   const Slice partial_scratch = v == 0 ? Slice{} : b.scratch(longest_segment);
+  auto slot_of = [&](std::size_t child, int t) {
+    const Slice own = segment(Buffer::send, t);
+    if (first_into_acc) return child == 0 ? segment(Buffer::recv, t) : slots[child - 1].sub(0, own.bytes);
+    return slots[child].sub(0, own.bytes);
+  };
   for (int t = 0; t <= S; ++t) {
     if (t >= 1) {
       const std::size_t len = segment(Buffer::send, t - 1).bytes;
       const Slice acc = v == 0 ? segment(Buffer::recv, t - 1) : partial_scratch.sub(0, len);
       Slice partial = segment(Buffer::send, t - 1);  // the first fold reads the own segment in place
-      for (const Slice& slot : slots) {
-        b.reduce(slot.sub(0, len), acc, false, partial);
+      for (std::size_t i = 0; i < kids.size(); ++i) {
+        b.reduce(slot_of(i, t - 1), acc, false, partial);
         partial = acc;
       }
       if (v != 0) b.send(parent, acc);
     }
     if (t < S) {
-      for (std::size_t i = 0; i < kids.size(); ++i) {
-        b.recv(mod(kids[i] + s.root, n), slots[i].sub(0, segment(Buffer::send, t).bytes));
-      }
+      for (std::size_t i = 0; i < kids.size(); ++i) b.recv(mod(kids[i] + s.root, n), slot_of(i, t));
     }
     b.end_round();
   }
