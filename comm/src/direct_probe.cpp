@@ -10,16 +10,19 @@
 //     and IMB's bcast of 16, 32 and 64 KiB on 2 ranks took 2.3, 4.4 and 8.5 us streamed, 1.7,
 //     1.7 and 3.1 as a direct transfer (Open MPI's tuned, through the same system call, 1.7,
 //     2.4, 3.6).
-// The probe: rank 0 sends 16, 32 and 64 KiB to rank 1, each way in turn, and rank 1 answers
+// The probe: rank 0 sends 8, 16, 32 and 64 KiB to rank 1, each way in turn, and rank 1 answers
 // each with 8 bytes; five rounds, the least time of each kept (noise only adds). The sender's
 // buffer is not written between sends, as a root's in a loop of bcasts (on the Xeon, 16-64 KiB
 // took 2.2x as long streamed as direct; had each side written its buffer just before, as in a
 // ping-pong, the two ways tied). Direct transfers take over from the smallest size from which
-// they win at every larger size probed; a margin of kDirectWins keeps near ties on the streams,
-// which need no system call and leave the data in cache. Under 0.5 ms at start-up, and only
+// they win at every larger size probed, but not below a whole cell (kMaxBytes: smaller messages
+// go in one cell of their own size class); a margin of kDirectWins keeps near ties on the
+// streams, which need no system call and leave the data in cache. On the Xeon, IMB's scatter
+// and gather of 8 KiB on 2 ranks took 1.65 and 1.45 us in one cell, 1.13 and 1.11 direct
+// (MPICH's 1.18 and 1.28). Under 0.5 ms at start-up, and only
 // where every rank of the node has a core of its own (elsewhere a receiver may be asleep: the
 // fabric's limits then hold) and CCL_STREAM_MAX is not set. Every rank of the node takes rank
-// 0's answer. CCL_DIRECT_ABOVE=bytes (at least 8192) sets the size instead of the probe.
+// 0's answer. CCL_DIRECT_ABOVE=bytes (at least 8191) sets the size instead of the probe.
 #include <algorithm>
 #include <array>
 #include <cstdlib>
@@ -34,7 +37,7 @@ namespace ccl::detail {
 
 namespace {
 
-constexpr std::array<std::size_t, 3> kProbeBytes = {16384, 32768, 65536};
+constexpr std::array<std::size_t, 4> kProbeBytes = {8192, 16384, 32768, 65536};
 constexpr int kProbeRounds = 5;
 constexpr double kDirectWins = 0.9;  // direct must take at most this share of the stream's time
 // The probe's messages: a context no group has (no group's leader is -1) and a tag per way.
@@ -74,7 +77,8 @@ std::size_t ShmFabric::probe_direct_above() {
   const unsigned long long set = direct_above_setting().value_or(~0ull);
   const bool probed = set == ~0ull && !oversubscribed_ && can_reach_ && stream_limit_ > ring &&
                       stream_max_setting() == ~0ull && ring >= kProbeBytes.back();
-  unsigned long long above = set == ~0ull ? ring : std::max<unsigned long long>(set, kMaxBytes);
+  const unsigned long long whole_cell = kMaxBytes - 1;  // the smallest that may go direct
+  unsigned long long above = set == ~0ull ? ring : std::max<unsigned long long>(set, whole_cell);
   if (probed && local_ < 2) {
     const int other = 1 - local_;
     std::vector<std::byte> buffer(kProbeBytes.back(), std::byte{1}), ack(8);
@@ -97,7 +101,7 @@ std::size_t ShmFabric::probe_direct_above() {
     // Direct from the smallest size from which it wins at every larger one.
     for (std::size_t i = kProbeBytes.size(); i-- > 0;) {
       if (!(least[i][1] <= kDirectWins * least[i][0])) break;
-      above = kProbeBytes[i] / 2;
+      above = std::max<unsigned long long>(kProbeBytes[i] / 2, whole_cell);
     }
   }
   MPI_Bcast(&above, 1, MPI_UNSIGNED_LONG_LONG, 0, node_);

@@ -76,7 +76,8 @@ class MpiChannel final : public Channel {
   }
   bool send_now(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes) override {
     const int local = shm_peer(peer, bytes);
-    return local >= 0 && fabric_->send_now(local, context_, tag, data, bytes);
+    return local >= 0 && !plain_direct(peer, bytes) &&
+           fabric_->send_now(local, context_, tag, data, bytes);
   }
   bool test_all(Handles& hs) override;
   void wait_all(Handles& hs) override;

@@ -1,6 +1,7 @@
 // The size from which plain transfers go direct (direct_probe.cpp): the start-up probe's finding,
-// or CCL_DIRECT_ABOVE. Run with CCL_DIRECT_ABOVE=16384 (tests/CMakeLists.txt), as on a host where
-// one copy beats two from there: messages between that size and kOneCopyUpTo go direct, pulled by
+// or CCL_DIRECT_ABOVE. Run with CCL_DIRECT_ABOVE=16384 and 8191 (tests/CMakeLists.txt), as on a
+// host where one copy beats two from there (8191: from a whole cell, whose sends must not take
+// the one-cell shortcut into the ring while the receiver waits for a handshake): messages between that size and kOneCopyUpTo go direct, pulled by
 // the receiver, smaller and larger ones stream; pipelines get no segment of up to it (between two
 // members none of up to kOneCopyUpTo); and
 // collectives of every kind whose schedules mix such transfers with an exchange's (pushed)
@@ -99,7 +100,7 @@ TEST(DirectAbove, CollectivesAroundTheSizesInFlightOnTwoGroupsComeOutRight) {
   const ccl::Group half = ccl::partition(w, r % 2, r, "half");
   const std::size_t above = std::max<std::size_t>(setting(), ShmFabric::kMaxBytes);
   int salt = 0;
-  for (const std::size_t bytes : {above - 8, above + 8, 2 * above, 8 * ShmFabric::kMaxBytes,
+  for (const std::size_t bytes : {above - 8, above, above + 8, 2 * above, 8 * ShmFabric::kMaxBytes,
                                   8 * ShmFabric::kMaxBytes + 8, 32 * ShmFabric::kMaxBytes + 8,
                                   ccl::kOneCopyUpTo + 8}) {
     ++salt;
