@@ -49,10 +49,10 @@ class MpiChannel final : public Channel {
            local_[static_cast<std::size_t>(peer)] >= 0;
   }
   // Where the fabric's start-up probe found one copy cheaper than streams (direct_probe.cpp),
-  // plain sends and receives from the size it found up to kOneCopyUpTo go direct as well, pulled by the receiver:
-  // a binomial reduce of 64 KiB on 2 ranks, folded from the rings, took 7.8-9.3 us; pulled and
-  // then folded 5.1 (Open MPI's, which does the same, 4.1); pushed by the sender (its
-  // process_vm_writev), 13.4.
+  // plain sends and receives from the size it found up to kOneCopyUpTo go direct as well,
+  // pulled by the receiver: a binomial reduce of 64 KiB on 2 ranks, folded from the rings, took
+  // 7.8-9.3 us; pulled and then folded 5.1 (Open MPI's, which does the same, 4.1); pushed by the
+  // sender (its process_vm_writev), 13.4.
   bool plain_direct(int peer, std::size_t bytes) const {
     return fabric_ != nullptr && fabric_->plain_direct(bytes) &&
            copies_direct(peer, bytes, Copier::receiver);

@@ -1,9 +1,9 @@
 // The size from which plain transfers go direct (direct_probe.cpp): the start-up probe's finding,
 // or CCL_DIRECT_ABOVE. Run with CCL_DIRECT_ABOVE=16384 and 8191 (tests/CMakeLists.txt), as on a
 // host where one copy beats two from there (8191: from a whole cell, whose sends must not take
-// the one-cell shortcut into the ring while the receiver waits for a handshake): messages between that size and kOneCopyUpTo go direct, pulled by
-// the receiver, smaller and larger ones stream; pipelines get no segment of up to it (between two
-// members none of up to kOneCopyUpTo); and
+// the one-cell shortcut into the ring while the receiver waits for a handshake): messages between
+// that size and kOneCopyUpTo go direct, pulled by the receiver, smaller and larger ones stream;
+// pipelines get no segment of up to it (between two members none of up to kOneCopyUpTo); and
 // collectives of every kind whose schedules mix such transfers with an exchange's (pushed)
 // between the same two members in one round, several in flight on two groups, come out right
 // (until the handshakes of pulled transfers were marked apart, a combine of 32776 bytes on

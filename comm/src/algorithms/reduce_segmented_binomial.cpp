@@ -58,8 +58,8 @@ Schedule build(const Shape& s, const Params& p) {
   const Slice partial_scratch = v == 0 ? Slice{} : b.scratch(longest_segment);
   auto slot_of = [&](std::size_t child, int t) {
     const Slice own = segment(Buffer::send, t);
-    if (first_into_acc) return child == 0 ? segment(Buffer::recv, t) : slots[child - 1].sub(0, own.bytes);
-    return slots[child].sub(0, own.bytes);
+    if (!first_into_acc) return slots[child].sub(0, own.bytes);
+    return child == 0 ? segment(Buffer::recv, t) : slots[child - 1].sub(0, own.bytes);
   };
   for (int t = 0; t <= S; ++t) {
     if (t >= 1) {
