@@ -187,21 +187,26 @@ int main(int argc, char** argv) {
         continue;
       }
       for (const ccl::Params& p : a->candidates(s)) {
-        if (ccl::considered(*a, p, s)) continue;
-        if (p.segment <= static_cast<std::size_t>(direct_above)) {
-          std::printf("  not considered: %s, segments of up to %ld bytes, which would stream where "
-                      "one copy costs less\n",
-                      ccl::Choice{a, p}.str().c_str(), direct_above);
-          continue;
+        const std::string setting = ccl::Choice{a, p}.str();
+        switch (ccl::segment_rule(p, s)) {
+          case ccl::SegmentRule::none:
+            break;
+          case ccl::SegmentRule::streams_lose:
+            std::printf("  not considered: %s, segments of up to %ld bytes, which would stream "
+                        "where one copy costs less\n",
+                        setting.c_str(), direct_above);
+            break;
+          case ccl::SegmentRule::one_copy_pair:
+            std::printf("  not considered: %s, segments of one copy each, which the receiver "
+                        "would make one after another\n",
+                        setting.c_str());
+            break;
+          case ccl::SegmentRule::shared_core_short:
+            std::printf("  not considered: %s, segments under %zu bytes, with %ld ranks on %ld "
+                        "cores\n",
+                        setting.c_str(), ccl::kSharedCoreMinSegment, np, cores);
+            break;
         }
-        if (np == 2 && direct_above > 0 && p.segment <= ccl::kOneCopyUpTo) {
-          std::printf("  not considered: %s, segments of one copy each, which the receiver would "
-                      "make one after another\n",
-                      ccl::Choice{a, p}.str().c_str());
-          continue;
-        }
-        std::printf("  not considered: %s, segments under %zu bytes, with %ld ranks on %ld cores\n",
-                    ccl::Choice{a, p}.str().c_str(), ccl::kSharedCoreMinSegment, np, cores);
       }
     }
     std::printf("choice: %s — %s\n", chosen.str().c_str(), ccl::selection_reason(s).c_str());

@@ -433,13 +433,20 @@ void set_streams_lose_above(std::size_t bytes) {
   ++epoch;
 }
 
+SegmentRule segment_rule(const Params& p, const Shape& s) {
+  if (p.segment == 0) return SegmentRule::none;
+  if (p.segment <= streams_lose_above) return SegmentRule::streams_lose;
+  if (s.size == 2 && streams_lose_above != 0 && p.segment <= kOneCopyUpTo) {
+    return SegmentRule::one_copy_pair;
+  }
+  if (sharing != CoreSharing::none && p.segment < kSharedCoreMinSegment) {
+    return SegmentRule::shared_core_short;
+  }
+  return SegmentRule::none;
+}
+
 bool considered(const Algorithm& a, const Params& p, const Shape& s) {
-  const bool short_segment = p.segment != 0 && p.segment < kSharedCoreMinSegment;
-  const bool streamed_segment = p.segment != 0 && p.segment <= streams_lose_above;
-  const bool one_copy_pair_segment =
-      s.size == 2 && streams_lose_above != 0 && p.segment != 0 && p.segment <= kOneCopyUpTo;
-  return considered(a) && !(sharing != CoreSharing::none && short_segment) && !streamed_segment &&
-         !one_copy_pair_segment;
+  return considered(a) && segment_rule(p, s) == SegmentRule::none;
 }
 
 std::vector<Candidate> rank_candidates(const Shape& shape, const MachineModel& model) {

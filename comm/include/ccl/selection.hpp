@@ -130,6 +130,10 @@ void set_streams_lose_above(std::size_t bytes);
 // as one copy too, and then the receiver makes every copy and fold itself, one after another
 // (256 KiB: 18.4 us in 32 KiB segments, 12.1 whole).
 inline constexpr std::size_t kOneCopyUpTo = std::size_t{1} << 20;
+// Which of the rules above leaves setting `p` of algorithm `a` out for the shape, if any (the
+// algorithm itself is considered: considered(a)).
+enum class SegmentRule { none, shared_core_short, streams_lose, one_copy_pair };
+SegmentRule segment_rule(const Params& p, const Shape& s);
 // Whether selection considers setting `p` of algorithm `a` for the shape.
 bool considered(const Algorithm& a, const Params& p, const Shape& s);
 
