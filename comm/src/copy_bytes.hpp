@@ -16,16 +16,18 @@
 namespace ccl::detail {
 
 // A copy of at least kLargeCopy bytes. glibc's memcpy copies these with `rep movsb` up to a
-// size near the L2 cache, and on this machine's CPU (AMD EPYC, which has fast short rep movsb)
-// that runs 10-30x slower when the destination lies 1-63 bytes past the source modulo 4 KiB: the
-// loads wait on stores to addresses that alias theirs in the low 12 bits. Two buffers of one
-// size from malloc are 16 bytes apart modulo 4 KiB, so this is the usual case for a root's own
-// block in scatter or gather, or allreduce's first copy into its result, as benchmarks allocate
-// them: 8 KiB took 5.0 us instead of 0.17, 256 KiB 140 us instead of 12. copy_large copies such
-// pairs from the end down with 16-byte moves (0.27 and 12 us; no load then follows a store
-// whose address it aliases), and hands every other pair to memcpy.
+// size near the L2 cache, and on some CPUs (AMD EPYC, which has fast short rep movsb) that runs
+// 10-30x slower when the destination lies 1-63 bytes past the source modulo 4 KiB: the loads
+// wait on stores to addresses that alias theirs in the low 12 bits. Two buffers of one size
+// from malloc are 16 bytes apart modulo 4 KiB, so this is the usual case for a root's own block
+// in scatter or gather, or allreduce's first copy into its result, as benchmarks allocate them:
+// 8 KiB took 5.0 us instead of 0.17, 256 KiB 140 us instead of 12. Where a timing at first use
+// finds that stall, copy_large copies such pairs from the end down with 16-byte moves (0.27 and
+// 12 us; no load then follows a store whose address it aliases); everything else goes to memcpy.
 inline constexpr std::size_t kLargeCopy = 2048;
 void copy_large(std::byte* to, const std::byte* from, std::size_t n);
+// copy_large's copy of an aliasing pair (x86-64; memcpy elsewhere).
+void copy_descending(std::byte* to, const std::byte* from, std::size_t n);
 
 inline void copy_bytes(std::byte* to, const std::byte* from, std::size_t n) {
   if (n >= kLargeCopy) {
