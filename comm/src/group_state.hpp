@@ -174,6 +174,12 @@ struct GroupState {
   static bool fans_out(CollKind rooted) {
     return rooted == CollKind::bcast || rooted == CollKind::scatter || rooted == CollKind::scatterv;
   }
+  // A member number in (-size, 2 size) wrapped into the group, without algorithms::mod's
+  // divisions: note_call runs on every call, and its two mods were three dependent 32-bit
+  // divisions, 40-75 cycles of a leaf's 8 B gather.
+  static int wrap(int member, int size) {
+    return member < 0 ? member + size : member >= size ? member - size : member;
+  }
   void note_call(CollKind kind, int root) {
     if (kind == CollKind::sync) {
       sync_hub = -1;
@@ -188,8 +194,8 @@ struct GroupState {
     const bool fan_out = fans_out(kind);
     const int stride =
         last_rooted_root >= 0 && kind == last_rooted_kind ? root - last_rooted_root : 0;
-    const int next = algorithms::mod(root + stride, size);
-    sync_hub = fan_out ? next : algorithms::mod(next + 1, size);
+    const int next = wrap(root + stride, size);
+    sync_hub = fan_out ? next : wrap(next + 1, size);
     last_rooted_kind = kind;
     last_rooted_root = root;
   }
