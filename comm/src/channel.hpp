@@ -112,6 +112,10 @@ class Channel {
   // A send of `bytes` to `peer` comes soon, among others of the round: where it goes into
   // memory another core last read, ask for that memory now (ScheduleRun::ready_cells).
   virtual void ready_cell(int /*peer*/, std::size_t /*bytes*/) {}
+  // A receive of `bytes` from `peer` comes soon, among others of the round: whether it arrives
+  // in one cell of a shared-memory ring, whose sender never waits for the receiver to start;
+  // if so, ask for that memory now (ScheduleRun::receive_in_turn).
+  virtual bool expect_cell(int /*peer*/, std::size_t /*bytes*/) { return false; }
   // A send the transport can finish on the spot (a small message copied into the peer's ring
   // behind nothing queued): done, with no handle to wait for or release; false: post it.
   virtual bool send_now(int /*peer*/, std::uint64_t /*tag*/, const std::byte* /*data*/,

@@ -74,6 +74,12 @@ class MpiChannel final : public Channel {
     const int local = shm_peer(peer, bytes);
     if (local >= 0) fabric_->ready_cell(local, bytes);
   }
+  bool expect_cell(int peer, std::size_t bytes) override {
+    const int local = shm_peer(peer, bytes);
+    if (local < 0 || plain_direct(peer, bytes) || bytes > ShmFabric::kMaxBytes) return false;
+    fabric_->expect_cell(local, bytes);
+    return true;
+  }
   bool send_now(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes) override {
     const int local = shm_peer(peer, bytes);
     return local >= 0 && !plain_direct(peer, bytes) &&

@@ -1,5 +1,6 @@
 #include "schedule_run.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -7,6 +8,14 @@
 #include "watchdog.hpp"
 
 namespace ccl::detail {
+
+namespace {
+
+// A round's copies of more bytes than this run while its transfers are posted (exchange_pair,
+// receive_in_turn): a smaller copy costs less than posting.
+constexpr std::size_t kOverlapWorth = 4096;
+
+}  // namespace
 
 void ScheduleRun::reset(Channel& channel, std::uint64_t tag, const Schedule& schedule,
                         const std::byte* send, std::byte* recv, std::byte* scratch,
@@ -55,7 +64,14 @@ void ScheduleRun::block() {
     if (!posted_) {
       run_locals();
       if (exchange_pair()) continue;
-      post_transfers();
+      const std::uint32_t from = receive_in_turn();
+      if (from == s_->round_begin[round_ + 1] - s_->plans[round_].during) {
+        traffic_->rounds += 1;
+        run_during();
+        ++round_;
+        continue;
+      }
+      post_transfers(from);
       run_during();
     }
     channel_->wait_all(handles_);
@@ -122,7 +138,6 @@ void ScheduleRun::run_local_steps(std::uint32_t begin, std::uint32_t end) {
 // A round whose copies are worth overlapping posts its transfers instead: the copies then run
 // while peers pull the data (MPI's single-copy path for large messages) rather than after it.
 bool ScheduleRun::exchange_pair() {
-  constexpr std::size_t kOverlapWorth = 4096;  // bytes; a smaller copy costs less than posting
   const RoundPlan& plan = s_->plans[round_];
   if (!plan.pair || clocked_ || plan.during_bytes > kOverlapWorth) return false;
   const Step* send = plan.send >= 0 ? &s_->steps[static_cast<std::size_t>(plan.send)] : nullptr;
@@ -187,8 +202,45 @@ void ScheduleRun::abandon() {
   kept_.reset();
 }
 
-void ScheduleRun::post_transfers() {
-  const std::uint32_t begin = s_->round_begin[round_] + s_->plans[round_].locals;
+// A root taking several small messages, each posted, handled and released, spent 0.24-0.41 us of
+// IMB's gather of 8-256 B on 3 ranks of 2 cores, where Open MPI's tuned took 0.12-0.47 (as the
+// ranks share cores). Taken on the spot one after another, each costs what a blocking receive
+// does, and asked for at once, those already in come in one trip from their senders' cores
+// instead of one trip each: 0.16-0.22. The order does not matter: every message must come in
+// before the round ends, and the others wait in their rings meanwhile. Only where every receive
+// of the round arrives in one ring cell (its sender never waits for us: no direct copy, whose
+// handshake needs posting, nor another transport's blocking receive), and the round's copies are
+// not worth overlapping.
+std::uint32_t ScheduleRun::receive_in_turn() {
+  const RoundPlan& plan = s_->plans[round_];
+  const std::uint32_t begin = s_->round_begin[round_] + plan.locals;
+  const std::uint32_t end = s_->round_begin[round_ + 1] - plan.during;
+  if (plan.sends > 0 || end - begin < 2 || clocked_ || plan.during_bytes > kOverlapWorth) {
+    return begin;
+  }
+  for (std::uint32_t i = begin; i < end; ++i) {
+    const Step& st = s_->steps[i];
+    if (st.copier != Copier::both && channel_->copies_direct(st.peer, st.dst.bytes, st.copier)) {
+      return begin;
+    }
+    if (!channel_->expect_cell(st.peer, st.dst.bytes)) return begin;
+  }
+  std::uint32_t i = begin;
+  for (; i < end; ++i) {
+    const Step& st = s_->steps[i];
+    const Fold* fold = fold_for(st);
+    if (!channel_->exchange(-1, nullptr, 0, st.peer, binding_.at(st.dst), st.dst.bytes, tag_,
+                            fold)) {
+      break;
+    }
+    if (fold != nullptr) note_fold(st);
+  }
+  return i;
+}
+
+void ScheduleRun::post_transfers(std::uint32_t from) {
+  const std::uint32_t begin =
+      std::max(s_->round_begin[round_] + s_->plans[round_].locals, from);
   const std::uint32_t end = s_->round_begin[round_ + 1] - s_->plans[round_].during;
   if (s_->plans[round_].sends > 1 && !clocked_) ready_cells(begin, end);
   for (std::uint32_t i = begin; i < end; ++i) {

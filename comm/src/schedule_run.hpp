@@ -52,13 +52,18 @@ class ScheduleRun final : public Stage {
   void block_watched();   // block() polling, with the watchdog's deadline checked between polls
   void start_round();     // run_locals + post_transfers + run_during
   void run_locals();      // the round's copy and reduce steps, which precede its transfers
-  void post_transfers();  // post the round's sends and receives
+  // Post the round's sends and receives, those before step `from` excepted (receive_in_turn
+  // took them).
+  void post_transfers(std::uint32_t from = 0);
   void run_during();      // the round's copies that run while its transfers are in flight
   void run_local_steps(std::uint32_t begin, std::uint32_t end);
   void end_round();
   // block(): the round's transfers (after its local steps) as one blocking call when they are
   // at most one send and one receive and the channel has such a call; false: post them instead.
   bool exchange_pair();
+  // block(): a round of receives only (a gather's or reduce's root), each taken on the spot in
+  // turn while the channel can; the first step it did not take (the round's end: all taken).
+  std::uint32_t receive_in_turn();
   // The fold of receive step `recv` into the reduce that opens the next round, when the schedule
   // allows it and the channel can (then fold_ holds it); null otherwise.
   const Fold* fold_for(const Step& recv);

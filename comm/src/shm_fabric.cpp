@@ -369,6 +369,13 @@ void ShmFabric::ready_cell(int to, std::size_t bytes) {
   for (std::size_t at = 0; at < kWord + bytes; at += kLine) prefetch_for_write(cell + at);
 }
 
+void ShmFabric::expect_cell(int from, std::size_t bytes) {
+  if (bytes > kPayloadAskedWithWord) return;
+  const int cls = size_class(bytes);
+  const Peer& peer = peers_[static_cast<std::size_t>(from)];
+  ask_for_lines(peer.in[cls] + geometry_[cls].cell(peer.lanes[cls].tail), kWord + bytes);
+}
+
 bool ShmFabric::send_now(int to, const Pgid& context, std::uint64_t tag, const std::byte* data,
                          std::size_t bytes) {
   if (bytes > kMaxBytes) return false;  // a stream may need the receiver to drain the ring

@@ -200,6 +200,10 @@ class ShmFabric {
   // Ask for the lines of the cell a message of `bytes` to `to` would go into next, for writing
   // (messages of the small and large rings; the tiny ring's next line is asked for by push()).
   void ready_cell(int to, std::size_t bytes);
+  // Ask for the lines of the cell a message of `bytes` from `from` arrives in next, for reading
+  // (its word and up to kPayloadAskedWithWord of payload): a root receiving from several peers
+  // so takes them in one trip, not one trip each.
+  void expect_cell(int from, std::size_t bytes);
   // Move queued sends into rings and arrived messages to their receives; never blocks. Now and
   // then it also lets MPI progress (see drive_mpi).
   void progress();
