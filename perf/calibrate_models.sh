@@ -10,8 +10,9 @@ source "$(dirname "$0")/../scripts/common.sh"
 root=$(ccl_root)
 ccl_perf_prepare
 runs_dir="$(ccl_results_dir)/calibration"
-rm -rf "$runs_dir" && mkdir -p "$runs_dir"
 ranks=${CCL_BENCH_RANKS:-2 3 4 5 7 8}
+mkdir -p "$runs_dir"
+for np in $ranks; do rm -f "$runs_dir"/np"${np}"_*; done  # other rank counts' runs stay
 # Runs alternate over the rank counts, so that a slow spell lands on one run of several counts
 # rather than on every run of one.
 for run in $(seq 1 "${RUNS:-3}"); do
