@@ -64,13 +64,8 @@ void ScheduleRun::block() {
     if (!posted_) {
       run_locals();
       if (exchange_pair()) continue;
-      const std::uint32_t from = receive_in_turn();
-      if (from == s_->round_begin[round_ + 1] - s_->plans[round_].during) {
-        traffic_->rounds += 1;
-        run_during();
-        ++round_;
-        continue;
-      }
+      std::uint32_t from = 0;
+      if (receive_in_turn(from)) continue;
       post_transfers(from);
       run_during();
     }
@@ -211,31 +206,34 @@ void ScheduleRun::abandon() {
 // of the round arrives in one ring cell (its sender never waits for us: no direct copy, whose
 // handshake needs posting, nor another transport's blocking receive), and the round's copies are
 // not worth overlapping.
-std::uint32_t ScheduleRun::receive_in_turn() {
+bool ScheduleRun::receive_in_turn(std::uint32_t& from) {
   const RoundPlan& plan = s_->plans[round_];
   const std::uint32_t begin = s_->round_begin[round_] + plan.locals;
   const std::uint32_t end = s_->round_begin[round_ + 1] - plan.during;
+  from = begin;
   if (plan.sends > 0 || end - begin < 2 || clocked_ || plan.during_bytes > kOverlapWorth) {
-    return begin;
+    return false;
   }
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
     if (st.copier != Copier::both && channel_->copies_direct(st.peer, st.dst.bytes, st.copier)) {
-      return begin;
+      return false;
     }
-    if (!channel_->expect_cell(st.peer, st.dst.bytes)) return begin;
+    if (!channel_->expect_cell(st.peer, st.dst.bytes)) return false;
   }
-  std::uint32_t i = begin;
-  for (; i < end; ++i) {
-    const Step& st = s_->steps[i];
+  for (; from < end; ++from) {
+    const Step& st = s_->steps[from];
     const Fold* fold = fold_for(st);
     if (!channel_->exchange(-1, nullptr, 0, st.peer, binding_.at(st.dst), st.dst.bytes, tag_,
                             fold)) {
-      break;
+      return false;  // the rest is posted
     }
     if (fold != nullptr) note_fold(st);
   }
-  return i;
+  traffic_->rounds += 1;
+  run_during();
+  ++round_;  // not clocked: no critical path to advance
+  return true;
 }
 
 void ScheduleRun::post_transfers(std::uint32_t from) {

@@ -61,9 +61,10 @@ class ScheduleRun final : public Stage {
   // block(): the round's transfers (after its local steps) as one blocking call when they are
   // at most one send and one receive and the channel has such a call; false: post them instead.
   bool exchange_pair();
-  // block(): a round of receives only (a gather's or reduce's root), each taken on the spot in
-  // turn while the channel can; the first step it did not take (the round's end: all taken).
-  std::uint32_t receive_in_turn();
+  // block(): a round of receives only (a gather's root, a sync's hub), each taken on the spot
+  // in turn while the channel can. True: the round is done; false: post it from step `from` on
+  // (the steps before it were taken).
+  bool receive_in_turn(std::uint32_t& from);
   // The fold of receive step `recv` into the reduce that opens the next round, when the schedule
   // allows it and the channel can (then fold_ holds it); null otherwise.
   const Fold* fold_for(const Step& recv);
