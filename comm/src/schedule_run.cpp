@@ -130,6 +130,14 @@ void ScheduleRun::run_local_steps(std::uint32_t begin, std::uint32_t end) {
   }
 }
 
+// A transfer one side copies goes direct where the channel sends one of its size so, and as any
+// other (on the spot, shared) where it does not.
+bool ScheduleRun::goes_direct(const Step& st) const {
+  if (st.copier == Copier::both) return false;  // most: no virtual call
+  const std::size_t bytes = st.kind == StepKind::send ? st.src.bytes : st.dst.bytes;
+  return channel_->copies_direct(st.peer, bytes, st.copier);
+}
+
 // A round whose copies are worth overlapping posts its transfers instead: the copies then run
 // while peers pull the data (MPI's single-copy path for large messages) rather than after it.
 bool ScheduleRun::exchange_pair() {
@@ -138,12 +146,9 @@ bool ScheduleRun::exchange_pair() {
   const Step* send = plan.send >= 0 ? &s_->steps[static_cast<std::size_t>(plan.send)] : nullptr;
   const Step* recv = plan.recv >= 0 ? &s_->steps[static_cast<std::size_t>(plan.recv)] : nullptr;
   // A direct transfer has a handshake of its own, which only posting runs.
-  auto direct = [&](const Step* st) {
-    if (st == nullptr || st->copier == Copier::both) return false;  // most: no virtual call
-    return channel_->copies_direct(st->peer, st == send ? st->src.bytes : st->dst.bytes,
-                                   st->copier);
-  };
-  if (direct(send) || direct(recv)) return false;
+  if ((send != nullptr && goes_direct(*send)) || (recv != nullptr && goes_direct(*recv))) {
+    return false;
+  }
   if (send != nullptr || recv != nullptr) {
     const Fold* fold = recv ? fold_for(*recv) : nullptr;
     if (!channel_->exchange(send ? send->peer : -1, send ? binding_.at(send->src) : nullptr,
@@ -216,10 +221,7 @@ bool ScheduleRun::receive_in_turn(std::uint32_t& from) {
   }
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
-    if (st.copier != Copier::both && channel_->copies_direct(st.peer, st.dst.bytes, st.copier)) {
-      return false;
-    }
-    if (!channel_->expect_cell(st.peer, st.dst.bytes)) return false;
+    if (goes_direct(st) || !channel_->expect_cell(st.peer, st.dst.bytes)) return false;
   }
   for (; from < end; ++from) {
     const Step& st = s_->steps[from];
@@ -243,11 +245,7 @@ void ScheduleRun::post_transfers(std::uint32_t from) {
   if (s_->plans[round_].sends > 1 && !clocked_) ready_cells(begin, end);
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
-    // A transfer one side copies goes direct where the channel sends one of its size so, and as
-    // any other (on the spot, shared) where it does not.
-    const std::size_t bytes = st.kind == StepKind::send ? st.src.bytes : st.dst.bytes;
-    const bool direct =
-        st.copier != Copier::both && channel_->copies_direct(st.peer, bytes, st.copier);
+    const bool direct = goes_direct(st);
     if (st.kind == StepKind::send && !direct && !clocked_) {
       if (const std::uint32_t taken = send_shared(i, end); taken > 0) {
         i += taken - 1;

@@ -61,6 +61,8 @@ class ScheduleRun final : public Stage {
   // block(): the round's transfers (after its local steps) as one blocking call when they are
   // at most one send and one receive and the channel has such a call; false: post them instead.
   bool exchange_pair();
+  // Whether transfer step `st` goes as a direct copy (its handshake needs posting).
+  bool goes_direct(const Step& st) const;
   // block(): a round of receives only (a gather's root, a sync's hub), each taken on the spot
   // in turn while the channel can. True: the round is done; false: post it from step `from` on
   // (the steps before it were taken).
