@@ -14,6 +14,7 @@ namespace {
 // A round's copies of more bytes than this run while its transfers are posted (exchange_pair,
 // receive_in_turn): a smaller copy costs less than posting.
 constexpr std::size_t kOverlapWorth = 4096;
+constexpr std::size_t kCopyFirstAbove = 2048;  // copy_before_sends
 
 }  // namespace
 
@@ -36,6 +37,7 @@ void ScheduleRun::reset(Channel& channel, std::uint64_t tag, const Schedule& sch
   round_ = 0;
   posted_ = false;
   folded_ = false;
+  during_done_ = false;
   clock_ = Cost{};
 }
 
@@ -103,8 +105,37 @@ void ScheduleRun::run_locals() {
 }
 
 void ScheduleRun::run_during() {
+  if (during_done_) {
+    during_done_ = false;
+    return;
+  }
   const std::uint32_t end = s_->round_begin[round_ + 1];
   if (const std::uint32_t n = s_->plans[round_].during; n > 0) run_local_steps(end - n, end);
+}
+
+// A send done on the spot leaves its stores into the peer's ring waiting in the store buffer for
+// their lines to come back from the peer's core, and stores leave that buffer in order: a copy
+// made after the sends queues behind them and, once the buffer is full, waits for all of them.
+// Made first, its stores (into this member's own lines) are gone before the sends start, and the
+// call returns while the ring's lines are still on their way. So in a round of sends only, all
+// on the spot, the copies go first when they are too long to fit the store buffer beside the
+// sends (above 2 KiB) and short enough that they delay the sends little (up to kOverlapWorth).
+// IMB's scatter of 4 KiB on 2 ranks (Intel Xeon VM): 0.83-0.90 us a call with the root's own
+// block copied after its send, 0.65-0.77 before (MPICH 0.76-0.79). At 2 KiB no change; in rounds
+// that also receive (an allgather's), or with 8-16 KiB blocks on 4 ranks of 2 cores, copying
+// first delayed the peers' data more than it saved: 1.2-1.3x the time.
+void ScheduleRun::copy_before_sends(std::uint32_t begin, std::uint32_t end) {
+  const RoundPlan& plan = s_->plans[round_];
+  if (during_done_ || plan.sends == 0 || plan.during_bytes <= kCopyFirstAbove ||
+      plan.during_bytes > kOverlapWorth || clocked_) {
+    return;
+  }
+  for (std::uint32_t i = begin; i < end; ++i) {
+    const Step& st = s_->steps[i];
+    if (st.kind != StepKind::send || goes_direct(st)) return;
+  }
+  run_during();
+  during_done_ = true;
 }
 
 void ScheduleRun::run_local_steps(std::uint32_t begin, std::uint32_t end) {
@@ -149,6 +180,7 @@ bool ScheduleRun::exchange_pair() {
   if ((send != nullptr && goes_direct(*send)) || (recv != nullptr && goes_direct(*recv))) {
     return false;
   }
+  if (send != nullptr && recv == nullptr) copy_before_sends(plan.send, plan.send + 1);
   if (send != nullptr || recv != nullptr) {
     const Fold* fold = recv ? fold_for(*recv) : nullptr;
     if (!channel_->exchange(send ? send->peer : -1, send ? binding_.at(send->src) : nullptr,
@@ -198,6 +230,7 @@ void ScheduleRun::abandon() {
   if (channel_ != nullptr) channel_->end_round(handles_);
   sent_now_.clear();
   handles_inexact_ = false;
+  during_done_ = false;
   s_ = nullptr;
   kept_.reset();
 }
@@ -242,6 +275,7 @@ void ScheduleRun::post_transfers(std::uint32_t from) {
   const std::uint32_t begin =
       std::max(s_->round_begin[round_] + s_->plans[round_].locals, from);
   const std::uint32_t end = s_->round_begin[round_ + 1] - s_->plans[round_].during;
+  copy_before_sends(begin, end);
   if (s_->plans[round_].sends > 1 && !clocked_) ready_cells(begin, end);
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];

@@ -56,6 +56,9 @@ class ScheduleRun final : public Stage {
   // took them).
   void post_transfers(std::uint32_t from = 0);
   void run_during();      // the round's copies that run while its transfers are in flight
+  // The round's `during` copies ahead of its sends, when they are short and its sends go into
+  // the channel on the spot (see the .cpp); then run_during() has nothing left to do.
+  void copy_before_sends(std::uint32_t begin, std::uint32_t end);
   void run_local_steps(std::uint32_t begin, std::uint32_t end);
   void end_round();
   // block(): the round's transfers (after its local steps) as one blocking call when they are
@@ -92,6 +95,7 @@ class ScheduleRun final : public Stage {
   bool posted_ = false;
   // The posted round folds a receive into the next round's first step, which is then done.
   bool folded_ = false;
+  bool during_done_ = false;  // copy_before_sends ran the round's `during` copies
   Fold fold_;
   std::vector<int> shared_peers_;  // send_shared's, kept for their capacity
   std::vector<std::uint32_t> sent_now_;  // the posted round's sends done on the spot (steps)

@@ -255,7 +255,9 @@ void check_reductions(const Ctx& x, int t) {
 
 void check_scatter_gather(const Ctx& x, int t) {
   for (int root = 0; root < x.size; ++root) {
-    for (int n : {0, 1, 5}) {
+    // 1000 ints: the root copies its own block of 4,000 B before its sends
+    // (ScheduleRun::copy_before_sends).
+    for (int n : {0, 1, 5, 1000}) {
       std::vector<int> all(static_cast<std::size_t>(n * x.size)), mine(n, -1);
       if (x.rank == root)
         for (int i = 0; i < n * x.size; ++i) all[i] = static_cast<int>(value(t, root, i));
