@@ -180,7 +180,9 @@ bool ScheduleRun::exchange_pair() {
   if ((send != nullptr && goes_direct(*send)) || (recv != nullptr && goes_direct(*recv))) {
     return false;
   }
-  if (send != nullptr && recv == nullptr) copy_before_sends(plan.send, plan.send + 1);
+  if (send != nullptr && recv == nullptr && plan.during_bytes > kCopyFirstAbove) {
+    copy_before_sends(plan.send, plan.send + 1);
+  }
   if (send != nullptr || recv != nullptr) {
     const Fold* fold = recv ? fold_for(*recv) : nullptr;
     if (!channel_->exchange(send ? send->peer : -1, send ? binding_.at(send->src) : nullptr,
@@ -275,7 +277,7 @@ void ScheduleRun::post_transfers(std::uint32_t from) {
   const std::uint32_t begin =
       std::max(s_->round_begin[round_] + s_->plans[round_].locals, from);
   const std::uint32_t end = s_->round_begin[round_ + 1] - s_->plans[round_].during;
-  copy_before_sends(begin, end);
+  if (s_->plans[round_].during_bytes > kCopyFirstAbove) copy_before_sends(begin, end);
   if (s_->plans[round_].sends > 1 && !clocked_) ready_cells(begin, end);
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];

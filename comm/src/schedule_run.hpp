@@ -57,7 +57,8 @@ class ScheduleRun final : public Stage {
   void post_transfers(std::uint32_t from = 0);
   void run_during();      // the round's copies that run while its transfers are in flight
   // The round's `during` copies ahead of its sends, when they are short and its sends go into
-  // the channel on the spot (see the .cpp); then run_during() has nothing left to do.
+  // the channel on the spot (see the .cpp); then run_during() has nothing left to do. Called
+  // only for rounds whose copies exceed kCopyFirstAbove: most rounds have none.
   void copy_before_sends(std::uint32_t begin, std::uint32_t end);
   void run_local_steps(std::uint32_t begin, std::uint32_t end);
   void end_round();
