@@ -11,6 +11,7 @@
 # Writes perf/results/peers.csv, peers.png (ccl / best peer, a panel per rank count) and
 # prints one summary line per rank count.
 #   CCL_BENCH_RANKS="2 4" ROUNDS=2 perf/run_peers.sh [extra ccl-bench-collectives options]
+# (CCL_BENCH_RANKS runs those rank counts again and keeps the jobs of the others.)
 # (SUMMARY_ONLY=1 summarises the last run's jobs again.)
 set -euo pipefail
 source "$(dirname "$0")/../scripts/common.sh"
@@ -23,9 +24,10 @@ jobs="$out/peers_jobs"
 peers=(tuned sm han adapt mpich)
 # SUMMARY_ONLY=1: summarise the jobs of the last run again, without running any.
 if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
-  rm -rf "$jobs" && mkdir -p "$jobs"
+  mkdir -p "$jobs"
   unset CCL_MODEL  # out of the box: whatever ccl chooses without a model file
   for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
+    rm -f "$jobs/np${np}_"*  # the other rank counts' jobs stay, for the summary
     for round in $(seq 1 "${ROUNDS:-2}"); do
       for peer in "${peers[@]}"; do
         # MPICH's ch4 spins in every waiting rank: with more ranks than cores one job ran past ten
@@ -93,8 +95,9 @@ sed -E ':a; s/^([^"]*"[^",]*),([^"]*")/\1;\2/; ta' "$jobs"/np*_*.csv | awk -F, -
 # estimates of ccl / best peer: across jobs (ccl's median over the jobs against the fastest peer's
 # median over its own), and paired (in each job ccl against that job's peer, the median per peer,
 # the worst peer): a job's machine state moves every time in it alike, by up to 2x between jobs
-# here, so the second cancels it where the first compares a slow job with a fast one.
-for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
+# here, so the second cancels it where the first compares a slow job with a fast one. Every rank
+# count with jobs is summarised, whichever CCL_BENCH_RANKS ran this time.
+for np in 2 3 4 5 7 8; do
   awk -F, -v np="$np" "$CCL_AWK_MEDIAN"'
     NR > 1 && $2 == np {
       r = $(NF - 2); p = $NF
@@ -102,12 +105,14 @@ for np in ${CCL_BENCH_RANKS:-2 3 4 5 7 8}; do
       if (r + 0 > worst) { worst = r + 0; at = $1 " " $3 " B" }
       if (p + 0 > worst_p) { worst_p = p + 0; at_p = $1 " " $3 " B" }
       if (r > 1.1) ++above; if (p > 1.1) ++above_p; if (r < 1) ++faster
+      if (r > 1.5) ++above15; if (p > 1.5) ++above15_p
     }
     END {
       if (n == 0) exit  # no jobs at this rank count
       with = mpich == "" ? "" : ", MPICH"
-      printf "run_peers: %d ranks, %d cases, ccl / best of tuned, sm, han, adapt%s (per call, no model file): median %.2f, worst %.2f (%s), above 1.1 in %d, faster in %d; paired in each job: median %.2f, worst %.2f (%s), above 1.1 in %d",
-             np, n, with, median(ratios), worst, at, above, faster, median(pairs), worst_p, at_p, above_p
+      printf "run_peers: %d ranks, %d cases, ccl / best of tuned, sm, han, adapt%s (per call, no model file): median %.2f, worst %.2f (%s), above 1.1 in %d, above 1.5 in %d, faster in %d; paired in each job: median %.2f, worst %.2f (%s), above 1.1 in %d, above 1.5 in %d",
+             np, n, with, median(ratios), worst, at, above, above15, faster, median(pairs), worst_p,
+             at_p, above_p, above15_p
       if (mpich != "") printf "; ccl on MPICH / MPICH: median %.2f", median(mpich)
       printf "\n"
     }' "$result"
