@@ -122,14 +122,13 @@ void ScheduleRun::run_during() {
 // sends (above 2 KiB) and short enough that they delay the sends little (up to kOverlapWorth).
 // IMB's scatter of 4 KiB on 2 ranks (Intel Xeon VM): 0.83-0.90 us a call with the root's own
 // block copied after its send, 0.65-0.77 before (MPICH 0.76-0.79). At 2 KiB no change; in rounds
-// that also receive (an allgather's), or with 8-16 KiB blocks on 4 ranks of 2 cores, copying
-// first delayed the peers' data more than it saved: 1.2-1.3x the time.
+// that also receive (an allgather's on 3 ranks of 2-8 KiB: 1.05-1.1x the time), or with 8-16 KiB
+// blocks on 4 ranks of 2 cores (1.15-1.3x), copying first delayed the peers' data more than it
+// saved.
 void ScheduleRun::copy_before_sends(std::uint32_t begin, std::uint32_t end) {
   const RoundPlan& plan = s_->plans[round_];
-  if (during_done_ || plan.sends == 0 || plan.during_bytes <= kCopyFirstAbove ||
-      plan.during_bytes > kOverlapWorth || clocked_) {
-    return;
-  }
+  // Its callers have checked plan.during_bytes > kCopyFirstAbove (schedule_run.hpp).
+  if (during_done_ || plan.sends == 0 || plan.during_bytes > kOverlapWorth || clocked_) return;
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
     if (st.kind != StepKind::send || goes_direct(st)) return;
