@@ -99,7 +99,7 @@ bool ShmFabric::wait_on_running(int from, std::uint64_t& began) {
   // A peer on our CPU is not running while we are.
   const std::uint32_t theirs = running_on(from).load(std::memory_order_relaxed);
   if (theirs == 0 || theirs == cpu_) return false;
-  spinning_ = true;
+  spinning_ = waits_ > 0;  // a spin outside any Wait must not outlive its poll
   spin_pause();
   return true;
 }

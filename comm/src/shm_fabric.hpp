@@ -217,11 +217,19 @@ class ShmFabric {
   // first poll) is young; false when the caller should call idle() instead.
   bool wait_on_running(int from, std::uint64_t& began);
   // Held across a wait whose polls call wait_on_running: from its first poll until it first
-  // gives its core away, progress() leaves MPI's progress alone, which may itself yield.
+  // gives its core away, progress() leaves MPI's progress alone, which may itself yield. Only
+  // inside one (the outermost, when they nest): a spin outside any Wait that ended with its
+  // message, its state left set, kept progress() from ever running MPI's progress again, and a
+  // nonblocking collective handed to MPI then never completed on a peer (MPICH's nonblocking3
+  // under the drop-in hung in 5 of 8 runs on 4 ranks).
   class Wait {
    public:
-    explicit Wait(ShmFabric& f) : f_(f) { f_.spinning_ = f_.spin_ticks_ != 0; }
-    ~Wait() { f_.spinning_ = false; }
+    explicit Wait(ShmFabric& f) : f_(f) {
+      if (f_.waits_++ == 0) f_.spinning_ = f_.spin_ticks_ != 0;
+    }
+    ~Wait() {
+      if (--f_.waits_ == 0) f_.spinning_ = false;
+    }
     Wait(const Wait&) = delete;
     Wait& operator=(const Wait&) = delete;
 
@@ -433,6 +441,7 @@ class ShmFabric {
   std::uint32_t cpu_ = 0;           // ours plus one, as published; 0: unknown
   std::uint64_t spin_ticks_ = 0;    // how long a wait spins on a running peer (core_turns.cpp)
   bool spinning_ = false;           // in a Wait that has not yielded yet, or spins again
+  int waits_ = 0;                  // Waits held (nested ones too)
   std::size_t queued_ = 0;
   int next_slot_ = 0;                  // of our shared area, the first reserve_slot() tries
   std::size_t slot_filled_[kSlots] = {};  // bytes of its message copied into each slot
