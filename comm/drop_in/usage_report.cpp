@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tick_clock.hpp"
+#include "diagnostics/tick_clock.hpp"
 
 namespace ccl::drop_in {
 

@@ -3,7 +3,7 @@
 // (long), and index + a local reduction.
 #include <cstring>
 
-#include "copy_bytes.hpp"
+#include "execution/copy_bytes.hpp"
 #include "exclusive_scan.hpp"
 #include "pass_through.hpp"
 #include "persistent.hpp"

@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "shm_fabric.hpp"
+#include "transport/shm/shm_fabric.hpp"
 
 namespace {
 

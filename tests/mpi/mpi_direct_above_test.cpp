@@ -21,9 +21,9 @@
 #include "../common/reference.hpp"
 #include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
-#include "group_state.hpp"
-#include "mpi_channel.hpp"
-#include "shm_fabric.hpp"
+#include "groups/group_state.hpp"
+#include "transport/mpi_channel.hpp"
+#include "transport/shm/shm_fabric.hpp"
 
 namespace {
 

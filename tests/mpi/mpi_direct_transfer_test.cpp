@@ -20,8 +20,8 @@
 #include "../common/reference.hpp"
 #include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
-#include "group_state.hpp"
-#include "shm_fabric.hpp"
+#include "groups/group_state.hpp"
+#include "transport/shm/shm_fabric.hpp"
 
 namespace {
 

@@ -12,7 +12,7 @@
 
 #include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
-#include "group_state.hpp"
+#include "groups/group_state.hpp"
 
 namespace {
 

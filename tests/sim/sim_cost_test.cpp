@@ -7,7 +7,7 @@
 
 #include "../common/reference.hpp"
 #include "ccl/ccl.hpp"
-#include "barrier_semantics.hpp"
+#include "algorithms/barrier_semantics.hpp"
 #include "ccl/selection.hpp"
 
 namespace {

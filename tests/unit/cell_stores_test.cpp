@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "store_prices.hpp"
+#include "transport/shm/store_prices.hpp"
 
 namespace {
 

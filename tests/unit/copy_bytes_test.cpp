@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "copy_bytes.hpp"
+#include "execution/copy_bytes.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "ccl/reduce_op.hpp"
-#include "develop_check.hpp"
+#include "diagnostics/develop_check.hpp"
 
 namespace {
 

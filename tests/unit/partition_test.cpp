@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "ccl/error.hpp"
-#include "partition.hpp"
+#include "groups/partition.hpp"
 
 namespace {
 

@@ -14,11 +14,11 @@
 //     round 2: 4→0  2→0                               round 2: 0→2  4→5
 //   each member receives all its children in one       round 3: 0→1  2→3
 //   round, then signals its parent                     (each member: its parent, then children)
-#include "barrier_semantics.hpp"
+#include "algorithms/barrier_semantics.hpp"
 
 #include <bit>
 
-#include "call_check.hpp"
+#include "calls/call_check.hpp"
 
 namespace ccl::detail {
 

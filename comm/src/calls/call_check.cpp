@@ -1,4 +1,4 @@
-#include "call_check.hpp"
+#include "calls/call_check.hpp"
 
 #include <numeric>
 

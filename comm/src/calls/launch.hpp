@@ -8,8 +8,8 @@
 #include "ccl/call.hpp"
 #include "ccl/reduce_op.hpp"
 #include "ccl/shape.hpp"
-#include "group_state.hpp"
-#include "operation.hpp"
+#include "groups/group_state.hpp"
+#include "execution/operation.hpp"
 
 namespace ccl::detail {
 

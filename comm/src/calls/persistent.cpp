@@ -6,10 +6,10 @@
 
 #include "ccl/error.hpp"
 #include "ccl/mode.hpp"
-#include "group_state.hpp"
-#include "launch.hpp"
-#include "operation.hpp"
-#include "process.hpp"
+#include "groups/group_state.hpp"
+#include "calls/launch.hpp"
+#include "execution/operation.hpp"
+#include "groups/process.hpp"
 
 namespace ccl {
 

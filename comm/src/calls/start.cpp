@@ -3,17 +3,17 @@
 #include <memory>
 #include <optional>
 
-#include "call_check.hpp"
+#include "calls/call_check.hpp"
 #include "ccl/call.hpp"
 #include "ccl/error.hpp"
 #include "ccl/mode.hpp"
 #include "ccl/selection.hpp"
-#include "develop_check.hpp"
-#include "engine.hpp"
-#include "launch.hpp"
-#include "schedule_run.hpp"
-#include "tick_clock.hpp"
-#include "watchdog.hpp"
+#include "diagnostics/develop_check.hpp"
+#include "execution/engine.hpp"
+#include "calls/launch.hpp"
+#include "execution/schedule_run.hpp"
+#include "diagnostics/tick_clock.hpp"
+#include "diagnostics/watchdog.hpp"
 
 namespace ccl::detail {
 

@@ -1,4 +1,4 @@
-#include "develop_check.hpp"
+#include "diagnostics/develop_check.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -7,7 +7,7 @@
 
 #include "ccl/error.hpp"
 #include "ccl/selection.hpp"
-#include "launch.hpp"
+#include "calls/launch.hpp"
 
 namespace ccl::detail {
 

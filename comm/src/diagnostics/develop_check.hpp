@@ -10,9 +10,9 @@
 #include <span>
 #include <string>
 
-#include "call_check.hpp"
-#include "group_state.hpp"
-#include "operation.hpp"
+#include "calls/call_check.hpp"
+#include "groups/group_state.hpp"
+#include "execution/operation.hpp"
 
 namespace ccl::detail {
 

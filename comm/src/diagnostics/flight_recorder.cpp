@@ -1,7 +1,7 @@
-#include "flight_recorder.hpp"
+#include "diagnostics/flight_recorder.hpp"
 
 #include "ccl/call.hpp"
-#include "group_state.hpp"
+#include "groups/group_state.hpp"
 
 namespace ccl::detail {
 

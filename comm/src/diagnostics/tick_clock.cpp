@@ -1,4 +1,4 @@
-#include "tick_clock.hpp"
+#include "diagnostics/tick_clock.hpp"
 
 #include <cstdlib>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "watchdog.hpp"
+#include "diagnostics/watchdog.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -7,9 +7,9 @@
 #include <thread>
 
 #include "ccl/mode.hpp"
-#include "group_state.hpp"
-#include "operation.hpp"
-#include "tick_clock.hpp"
+#include "groups/group_state.hpp"
+#include "execution/operation.hpp"
+#include "diagnostics/tick_clock.hpp"
 
 namespace ccl::detail {
 

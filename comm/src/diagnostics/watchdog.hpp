@@ -16,7 +16,7 @@
 #include <string>
 
 #include "ccl/mode.hpp"
-#include "flight_recorder.hpp"
+#include "diagnostics/flight_recorder.hpp"
 
 namespace ccl::detail {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "copy_bytes.hpp"
-#include "tick_clock.hpp"
+#include "execution/copy_bytes.hpp"
+#include "diagnostics/tick_clock.hpp"
 
 namespace ccl::detail {
 

@@ -1,4 +1,4 @@
-#include "engine.hpp"
+#include "execution/engine.hpp"
 
 #include <sched.h>
 
@@ -6,9 +6,9 @@
 #include <string>
 
 #include "ccl/error.hpp"
-#include "schedule_run.hpp"
-#include "tick_clock.hpp"
-#include "watchdog.hpp"
+#include "execution/schedule_run.hpp"
+#include "diagnostics/tick_clock.hpp"
+#include "diagnostics/watchdog.hpp"
 
 namespace ccl::detail {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "operation.hpp"
+#include "execution/operation.hpp"
 
 namespace ccl::detail {
 

@@ -1,13 +1,13 @@
-#include "operation.hpp"
+#include "execution/operation.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "group_state.hpp"
-#include "process.hpp"
-#include "schedule_run.hpp"
-#include "tick_clock.hpp"
-#include "watchdog.hpp"
+#include "groups/group_state.hpp"
+#include "groups/process.hpp"
+#include "execution/schedule_run.hpp"
+#include "diagnostics/tick_clock.hpp"
+#include "diagnostics/watchdog.hpp"
 
 namespace ccl::detail {
 

@@ -1,8 +1,8 @@
 #include "ccl/request.hpp"
 
-#include "engine.hpp"
-#include "operation.hpp"
-#include "process.hpp"
+#include "execution/engine.hpp"
+#include "execution/operation.hpp"
+#include "groups/process.hpp"
 
 namespace ccl {
 

@@ -1,11 +1,11 @@
-#include "schedule_run.hpp"
+#include "execution/schedule_run.hpp"
 
 #include <algorithm>
 #include <cstring>
 #include <string>
 
-#include "copy_bytes.hpp"
-#include "watchdog.hpp"
+#include "execution/copy_bytes.hpp"
+#include "diagnostics/watchdog.hpp"
 
 namespace ccl::detail {
 

@@ -14,8 +14,8 @@
 #include "ccl/reduce_op.hpp"
 #include "ccl/schedule.hpp"
 #include "ccl/stats.hpp"
-#include "channel.hpp"
-#include "operation.hpp"
+#include "transport/channel.hpp"
+#include "execution/operation.hpp"
 
 namespace ccl::detail {
 

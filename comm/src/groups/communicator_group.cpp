@@ -10,10 +10,10 @@
 #include <utility>
 
 #include "ccl/error.hpp"
-#include "engine.hpp"
-#include "mpi_channel.hpp"
-#include "mpi_runtime.hpp"
-#include "process.hpp"
+#include "execution/engine.hpp"
+#include "transport/mpi_channel.hpp"
+#include "groups/mpi_runtime.hpp"
+#include "groups/process.hpp"
 
 namespace ccl {
 

@@ -9,7 +9,7 @@
 #include "ccl/error.hpp"
 #include "ccl/mode.hpp"
 #include "ccl/reduce_op.hpp"
-#include "group_state.hpp"
+#include "groups/group_state.hpp"
 
 namespace ccl {
 

@@ -19,10 +19,10 @@
 #include "ccl/shape.hpp"
 #include "ccl/stats.hpp"
 #include "algorithms/common.hpp"
-#include "channel.hpp"
-#include "flight_recorder.hpp"
-#include "process.hpp"
-#include "schedule_run.hpp"
+#include "transport/channel.hpp"
+#include "diagnostics/flight_recorder.hpp"
+#include "groups/process.hpp"
+#include "execution/schedule_run.hpp"
 
 namespace ccl::detail {
 

@@ -15,13 +15,13 @@
 #include "ccl/error.hpp"
 #include "ccl/group.hpp"
 #include "ccl/selection.hpp"
-#include "engine.hpp"
-#include "group_state.hpp"
-#include "mpi_channel.hpp"
-#include "mpi_runtime.hpp"
-#include "partition.hpp"
-#include "shm_fabric.hpp"
-#include "watchdog.hpp"
+#include "execution/engine.hpp"
+#include "groups/group_state.hpp"
+#include "transport/mpi_channel.hpp"
+#include "groups/mpi_runtime.hpp"
+#include "groups/partition.hpp"
+#include "transport/shm/shm_fabric.hpp"
+#include "diagnostics/watchdog.hpp"
 
 namespace ccl {
 

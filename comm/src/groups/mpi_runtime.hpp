@@ -6,7 +6,7 @@
 #include <string>
 
 #include "ccl/group.hpp"
-#include "partition.hpp"
+#include "groups/partition.hpp"
 
 namespace ccl::detail {
 

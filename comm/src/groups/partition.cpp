@@ -1,4 +1,4 @@
-#include "partition.hpp"
+#include "groups/partition.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ccl/pgid.hpp"
-#include "process.hpp"
+#include "groups/process.hpp"
 
 namespace ccl::detail {
 

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "ccl/stats.hpp"
-#include "flight_recorder.hpp"
-#include "operation.hpp"
+#include "diagnostics/flight_recorder.hpp"
+#include "execution/operation.hpp"
 
 namespace ccl::detail {
 

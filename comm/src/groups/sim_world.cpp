@@ -8,10 +8,10 @@
 #include "ccl/collectives.hpp"
 #include "ccl/error.hpp"
 #include "ccl/sim.hpp"
-#include "engine.hpp"
-#include "group_state.hpp"
-#include "partition.hpp"
-#include "sim_network.hpp"
+#include "execution/engine.hpp"
+#include "groups/group_state.hpp"
+#include "groups/partition.hpp"
+#include "transport/sim_network.hpp"
 
 namespace ccl::sim {
 

@@ -13,8 +13,8 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "barrier_semantics.hpp"
-#include "builtin_models.hpp"
+#include "algorithms/barrier_semantics.hpp"
+#include "selection/builtin_models.hpp"
 #include "ccl/error.hpp"
 
 namespace ccl {

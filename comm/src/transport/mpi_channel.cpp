@@ -1,4 +1,4 @@
-#include "mpi_channel.hpp"
+#include "transport/mpi_channel.hpp"
 
 #include <algorithm>
 #include <bit>

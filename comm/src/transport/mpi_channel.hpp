@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "ccl/pgid.hpp"
-#include "channel.hpp"
-#include "shm_fabric.hpp"
+#include "transport/channel.hpp"
+#include "transport/shm/shm_fabric.hpp"
 
 namespace ccl::detail {
 

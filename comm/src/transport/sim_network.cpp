@@ -1,4 +1,4 @@
-#include "sim_network.hpp"
+#include "transport/sim_network.hpp"
 
 #include <cstring>
 #include <string>

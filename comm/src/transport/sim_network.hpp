@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "channel.hpp"
+#include "transport/channel.hpp"
 
 namespace ccl::sim {
 

@@ -23,9 +23,9 @@
 #include <atomic>
 #include <bit>
 
-#include "copy_bytes.hpp"
-#include "shm_fabric.hpp"
-#include "tick_clock.hpp"
+#include "execution/copy_bytes.hpp"
+#include "transport/shm/shm_fabric.hpp"
+#include "diagnostics/tick_clock.hpp"
 
 namespace ccl::detail {
 

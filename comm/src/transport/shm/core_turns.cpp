@@ -26,8 +26,8 @@
 #include <atomic>
 #include <cstdint>
 
-#include "shm_fabric.hpp"
-#include "tick_clock.hpp"
+#include "transport/shm/shm_fabric.hpp"
+#include "diagnostics/tick_clock.hpp"
 
 namespace ccl::detail {
 

@@ -30,8 +30,8 @@
 #include <string>
 #include <vector>
 
-#include "shm_fabric.hpp"
-#include "tick_clock.hpp"
+#include "transport/shm/shm_fabric.hpp"
+#include "diagnostics/tick_clock.hpp"
 
 namespace ccl::detail {
 

@@ -43,7 +43,7 @@
 #include <string>
 
 #include "ccl/error.hpp"
-#include "shm_fabric.hpp"
+#include "transport/shm/shm_fabric.hpp"
 
 namespace ccl::detail {
 

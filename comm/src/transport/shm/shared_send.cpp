@@ -43,8 +43,8 @@
 #include <cstdint>
 #include <cstring>
 
-#include "copy_bytes.hpp"
-#include "shm_fabric.hpp"
+#include "execution/copy_bytes.hpp"
+#include "transport/shm/shm_fabric.hpp"
 
 namespace ccl::detail {
 

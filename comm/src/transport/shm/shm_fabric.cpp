@@ -1,4 +1,4 @@
-#include "shm_fabric.hpp"
+#include "transport/shm/shm_fabric.hpp"
 
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -13,9 +13,9 @@
 
 #include "ccl/error.hpp"
 #include "ccl/selection.hpp"
-#include "channel.hpp"
-#include "copy_bytes.hpp"
-#include "tick_clock.hpp"
+#include "transport/channel.hpp"
+#include "execution/copy_bytes.hpp"
+#include "diagnostics/tick_clock.hpp"
 
 namespace ccl::detail {
 

@@ -47,7 +47,7 @@
 
 #include "ccl/pgid.hpp"
 #include "ccl/selection.hpp"
-#include "store_prices.hpp"
+#include "transport/shm/store_prices.hpp"
 
 namespace ccl::detail {
 

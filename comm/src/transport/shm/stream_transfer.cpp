@@ -50,7 +50,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "shm_fabric.hpp"
+#include "transport/shm/shm_fabric.hpp"
 
 namespace ccl::detail {
 
