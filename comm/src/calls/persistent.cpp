@@ -7,7 +7,7 @@
 #include "ccl/error.hpp"
 #include "ccl/mode.hpp"
 #include "groups/group_state.hpp"
-#include "calls/launch.hpp"
+#include "calls/start.hpp"
 #include "execution/operation.hpp"
 #include "groups/process.hpp"
 

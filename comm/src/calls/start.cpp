@@ -10,7 +10,7 @@
 #include "ccl/selection.hpp"
 #include "diagnostics/develop_check.hpp"
 #include "execution/engine.hpp"
-#include "calls/launch.hpp"
+#include "calls/start.hpp"
 #include "execution/schedule_run.hpp"
 #include "diagnostics/tick_clock.hpp"
 #include "diagnostics/watchdog.hpp"

@@ -7,7 +7,7 @@
 
 #include "ccl/error.hpp"
 #include "ccl/selection.hpp"
-#include "calls/launch.hpp"
+#include "calls/start.hpp"
 
 namespace ccl::detail {
 
