@@ -4,6 +4,10 @@
 #include <cmath>
 #include <limits>
 
+#include "md/force2d.hpp"
+#include "md/replicated.hpp"
+#include "md/ring.hpp"
+
 namespace md {
 
 Decomposition::Decomposition(const System& s, const ccl::Group& group)
@@ -105,6 +109,14 @@ std::vector<Atom> Decomposition::gather_atoms() const {
   ccl::gatherv(group_, mine, all, owned_counts_, 0);
   std::sort(all.begin(), all.end(), [](const Atom& a, const Atom& b) { return a.id < b.id; });
   return all;
+}
+
+std::unique_ptr<Decomposition> make_decomposition(const std::string& kind, const System& s, const ccl::Group& group,
+                                                  int grid_rows, int grid_cols, bool mpi_allgather,
+                                                  std::FILE* log) {
+  if (kind == "force2d") return std::make_unique<Force2d>(s, group, grid_rows, grid_cols, log);
+  if (kind == "ring") return std::make_unique<Ring>(s, group, log);
+  return std::make_unique<Replicated>(s, group, log, mpi_allgather);
 }
 
 }  // namespace md

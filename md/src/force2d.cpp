@@ -4,8 +4,6 @@
 #include <tuple>
 
 #include "md/blocks.hpp"
-#include "md/replicated.hpp"
-#include "md/ring.hpp"
 
 namespace md {
 
@@ -116,14 +114,6 @@ Terms Force2d::compute_forces(Timers& timers) {
   const std::size_t own_in_x = own_.first - row_block_.first;
   for (std::size_t k = 0; k < 3 * owned(); ++k) own_f_[k] = f[3 * own_in_x + k] + all_.f.data()[3 * world_offset_ + k];
   return total;
-}
-
-std::unique_ptr<Decomposition> make_decomposition(const std::string& kind, const System& s, const ccl::Group& group,
-                                                  int grid_rows, int grid_cols, bool mpi_allgather,
-                                                  std::FILE* log) {
-  if (kind == "force2d") return std::make_unique<Force2d>(s, group, grid_rows, grid_cols, log);
-  if (kind == "ring") return std::make_unique<Ring>(s, group, log);
-  return std::make_unique<Replicated>(s, group, log, mpi_allgather);
 }
 
 }  // namespace md

@@ -3,7 +3,7 @@
 // atoms: replicated data (md/replicated.hpp), force decomposition (md/force2d.hpp) and the
 // systolic ring (md/ring.hpp).
 //
-// Common to both: the holder (member 0) scatters the atoms to their owners (scatterv, each owner
+// Common to all three: the holder (member 0) scatters the atoms to their owners (scatterv, each owner
 // a contiguous range of ids), kinetic energy is reduced to member 0 (reduce), and the atoms are
 // gathered back to member 0 for dumps and at the end of a run (gatherv).
 #pragma once

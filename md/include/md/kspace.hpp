@@ -23,7 +23,5 @@ class Kspace {
 // The kspace_style of the deck with parameters chosen from its accuracy, written to `log` when it
 // is not null (LAMMPS's wording). sum_q2 = Σ q².
 std::unique_ptr<Kspace> make_kspace(const System& s, double sum_q2, const ccl::Group& group, std::FILE* log);
-// PPPM (md/src/kspace_pppm.cpp); make_kspace calls it for kspace_style pppm.
-std::unique_ptr<Kspace> make_pppm(const System& s, double sum_q2, const ccl::Group& group, std::FILE* log);
 
 }  // namespace md
