@@ -72,8 +72,8 @@ int report_failure(MpiCall which, MPI_Comm comm, const std::exception& e) {
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   std::fprintf(stderr, "ccl_mpi: rank %d: %s: %s\n", rank, mpi_call_name(which), e.what());
   std::fflush(stderr);
-  return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER) == MPI_SUCCESS ? MPI_ERR_OTHER
-                                                                       : MPI_ERR_OTHER;
+  PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER);  // aborts, unless the program set another
+  return MPI_ERR_OTHER;
 }
 
 void Pending::start() {
