@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "diagnostics/tick_clock.hpp"
+#include "ccl/tick_clock.hpp"
 
 namespace ccl::drop_in {
 

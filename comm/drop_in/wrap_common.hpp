@@ -5,7 +5,7 @@
 
 #include "comm_entry.hpp"
 #include "drop_in_state.hpp"
-#include "diagnostics/tick_clock.hpp"
+#include "ccl/tick_clock.hpp"
 #include "usage_report.hpp"
 
 namespace ccl::drop_in {

@@ -3,7 +3,7 @@
 // (long), and index + a local reduction.
 #include <cstring>
 
-#include "execution/copy_bytes.hpp"
+#include "ccl/copy_bytes.hpp"
 #include "exclusive_scan.hpp"
 #include "pass_through.hpp"
 #include "persistent.hpp"

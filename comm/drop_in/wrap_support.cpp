@@ -6,7 +6,7 @@
 #include <exception>
 
 #include "comm_entry.hpp"
-#include "execution/copy_bytes.hpp"
+#include "ccl/copy_bytes.hpp"
 #include "drop_in_state.hpp"
 #include "pending.hpp"
 #include "wrap_common.hpp"

@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "ccl/ccl.hpp"
+#include "ccl/collectives.hpp"
+#include "ccl/group.hpp"
 
 namespace ewald {
 

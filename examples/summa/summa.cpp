@@ -6,7 +6,11 @@
 // its block against the product computed from the formulas of A and B.
 //
 //   mpirun -np 6 summa [m n k [panel]]      (default 240 200 180, panels of at most 32)
-#include <ccl/ccl.hpp>
+#include <ccl/collectives.hpp>
+#include <ccl/environment.hpp>
+#include <ccl/error.hpp>
+#include <ccl/group.hpp>
+#include <ccl/request.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -1,6 +1,7 @@
 #include "md/agree.hpp"
 
 #include "md/deck.hpp"
+#include "ccl/collectives.hpp"
 
 namespace md {
 

@@ -7,6 +7,7 @@
 #include "md/force2d.hpp"
 #include "md/replicated.hpp"
 #include "md/ring.hpp"
+#include "ccl/collectives.hpp"
 
 namespace md {
 

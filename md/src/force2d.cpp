@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "md/blocks.hpp"
+#include "ccl/collectives.hpp"
 
 namespace md {
 

@@ -11,7 +11,10 @@
 #include <cstdio>
 #include <string>
 
-#include "ccl/ccl.hpp"
+#include "ccl/environment.hpp"
+#include "ccl/error.hpp"
+#include "ccl/group.hpp"
+#include "ccl/mode.hpp"
 #include "ccl/grids/torus.hpp"
 #include "md/deck.hpp"
 #include "md/driver.hpp"

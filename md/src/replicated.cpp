@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "md/blocks.hpp"
+#include "ccl/collectives.hpp"
+#include "ccl/environment.hpp"
 
 namespace md {
 

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "md/agree.hpp"
+#include "ccl/collectives.hpp"
 
 namespace md {
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "md/blocks.hpp"
+#include "ccl/collectives.hpp"
 
 namespace md {
 

@@ -14,6 +14,9 @@
 #include "md/decomposition.hpp"
 #include "md/restart.hpp"
 #include "md/thermo.hpp"
+#include "ccl/collectives.hpp"
+#include "ccl/environment.hpp"
+#include "ccl/report.hpp"
 
 namespace md {
 

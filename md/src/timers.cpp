@@ -1,4 +1,5 @@
 #include "md/timers.hpp"
+#include "ccl/collectives.hpp"
 
 #include <cmath>
 #include <numeric>

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "execution/copy_bytes.hpp"
+#include "ccl/copy_bytes.hpp"
 
 namespace {
 

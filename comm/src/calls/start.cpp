@@ -12,7 +12,7 @@
 #include "execution/engine.hpp"
 #include "calls/start.hpp"
 #include "execution/schedule_run.hpp"
-#include "diagnostics/tick_clock.hpp"
+#include "ccl/tick_clock.hpp"
 #include "diagnostics/watchdog.hpp"
 
 namespace ccl::detail {

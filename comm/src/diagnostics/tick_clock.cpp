@@ -1,4 +1,4 @@
-#include "diagnostics/tick_clock.hpp"
+#include "ccl/tick_clock.hpp"
 
 #include <cstdlib>
 #include <cstring>

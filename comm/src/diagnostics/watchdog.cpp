@@ -9,7 +9,7 @@
 #include "ccl/mode.hpp"
 #include "groups/group_state.hpp"
 #include "execution/operation.hpp"
-#include "diagnostics/tick_clock.hpp"
+#include "ccl/tick_clock.hpp"
 
 namespace ccl::detail {
 

@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <memory>
 
-#include "execution/copy_bytes.hpp"
-#include "diagnostics/tick_clock.hpp"
+#include "ccl/copy_bytes.hpp"
+#include "ccl/tick_clock.hpp"
 
 namespace ccl::detail {
 

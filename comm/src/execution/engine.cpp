@@ -7,7 +7,7 @@
 
 #include "ccl/error.hpp"
 #include "execution/schedule_run.hpp"
-#include "diagnostics/tick_clock.hpp"
+#include "ccl/tick_clock.hpp"
 #include "diagnostics/watchdog.hpp"
 
 namespace ccl::detail {

@@ -6,7 +6,7 @@
 #include "groups/group_state.hpp"
 #include "groups/process.hpp"
 #include "execution/schedule_run.hpp"
-#include "diagnostics/tick_clock.hpp"
+#include "ccl/tick_clock.hpp"
 #include "diagnostics/watchdog.hpp"
 
 namespace ccl::detail {

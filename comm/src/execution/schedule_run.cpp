@@ -4,7 +4,7 @@
 #include <cstring>
 #include <string>
 
-#include "execution/copy_bytes.hpp"
+#include "ccl/copy_bytes.hpp"
 #include "diagnostics/watchdog.hpp"
 
 namespace ccl::detail {

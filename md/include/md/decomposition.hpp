@@ -15,7 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "ccl/ccl.hpp"
+#include "ccl/group.hpp"
+#include "ccl/reduce_op.hpp"
 #include "md/interactions.hpp"
 #include "md/system.hpp"
 #include "md/timers.hpp"

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "ccl/ccl.hpp"
+#include "ccl/group.hpp"
 #include "md/run.hpp"
 
 namespace md {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ccl/ccl.hpp"
+#include "ccl/group.hpp"
 #include "md/system.hpp"
 
 namespace md {

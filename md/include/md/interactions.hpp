@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "ccl/ccl.hpp"
+#include "ccl/group.hpp"
 #include "md/kspace.hpp"
 #include "md/neighbor.hpp"
 #include "md/pair.hpp"

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <memory>
 
-#include "ccl/ccl.hpp"
+#include "ccl/group.hpp"
 #include "ewald/coulomb.hpp"
 #include "md/system.hpp"
 

@@ -3,7 +3,7 @@
 // statistics, and a table of the collectives used.
 #pragma once
 
-#include "ccl/ccl.hpp"
+#include "ccl/group.hpp"
 #include "md/dump.hpp"
 #include "md/system.hpp"
 

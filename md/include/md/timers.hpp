@@ -9,7 +9,7 @@
 #include <array>
 #include <cstdio>
 
-#include "ccl/ccl.hpp"
+#include "ccl/group.hpp"
 
 namespace md {
 

@@ -23,9 +23,9 @@
 #include <atomic>
 #include <bit>
 
-#include "execution/copy_bytes.hpp"
+#include "ccl/copy_bytes.hpp"
 #include "transport/shm/shm_fabric.hpp"
-#include "diagnostics/tick_clock.hpp"
+#include "ccl/tick_clock.hpp"
 
 namespace ccl::detail {
 

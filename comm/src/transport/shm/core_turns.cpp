@@ -27,7 +27,7 @@
 #include <cstdint>
 
 #include "transport/shm/shm_fabric.hpp"
-#include "diagnostics/tick_clock.hpp"
+#include "ccl/tick_clock.hpp"
 
 namespace ccl::detail {
 

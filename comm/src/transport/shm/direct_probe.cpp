@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "transport/shm/shm_fabric.hpp"
-#include "diagnostics/tick_clock.hpp"
+#include "ccl/tick_clock.hpp"
 
 namespace ccl::detail {
 

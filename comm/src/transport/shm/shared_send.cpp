@@ -43,7 +43,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "execution/copy_bytes.hpp"
+#include "ccl/copy_bytes.hpp"
 #include "transport/shm/shm_fabric.hpp"
 
 namespace ccl::detail {

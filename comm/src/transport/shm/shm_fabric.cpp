@@ -14,8 +14,8 @@
 #include "ccl/error.hpp"
 #include "ccl/selection.hpp"
 #include "transport/channel.hpp"
-#include "execution/copy_bytes.hpp"
-#include "diagnostics/tick_clock.hpp"
+#include "ccl/copy_bytes.hpp"
+#include "ccl/tick_clock.hpp"
 
 namespace ccl::detail {
 
