@@ -104,14 +104,20 @@ std::vector<std::uint64_t> combine_double_bits(Runner& run, std::size_t n) {
     recv[r].assign(n, 0.0);
   });
   run.collective([&](const ccl::Group& g, int r) { return ccl::icombine(g, send[r], recv[r], ccl::sum); });
+  // Every element's sum to 1e-12 (the members' order of additions may differ from this one).
+  std::vector<double> expected(n, 0.0);
+  for (int m = 0; m < run.size(); ++m) {
+    for (std::size_t i = 0; i < n; ++i) expected[i] += std::pow(10.0, (m * 7 + static_cast<int>(i)) % 17 - 8) / 3.0;
+  }
   std::vector<std::uint64_t> bits;
   run.each([&](int r) {
-    double expect_sum = 0;
-    for (int m = 0; m < run.size(); ++m) {
-      for (std::size_t i = 0; i < std::min<std::size_t>(n, 1); ++i)
-        expect_sum += std::pow(10.0, (m * 7 + static_cast<int>(i)) % 17 - 8) / 3.0;
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!(std::abs(recv[r][i] - expected[i]) <= 1e-12 * std::abs(expected[i])) && wrong++ == 0) {
+        ADD_FAILURE() << "member " << r << ", element " << i << ": " << recv[r][i] << ", expected " << expected[i];
+      }
     }
-    if (n > 0) { EXPECT_NEAR(recv[r][0], expect_sum, 1e-12 * std::abs(expect_sum)); }
+    EXPECT_EQ(wrong, 0u) << "member " << r << ": elements off by more than 1e-12";
     if (bits.empty()) {
       for (double v : recv[r]) bits.push_back(std::bit_cast<std::uint64_t>(v));
     } else {

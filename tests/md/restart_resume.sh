@@ -10,11 +10,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 last_row() { awk '$1 == 100 { print $2, $3, $5, $6 }'; }  # Temp PotEng TotEng Press at step 100
+# A run that printed no step-100 row (or a short one) must fail, not compare two empty rows.
+has_row() {  # what run
+  [ "$(wc -w <<< "$2")" -eq 4 ] || { echo "no step-100 thermo row from the $1 run: '$2'"; exit 1; }
+}
 full=$("$mpiexec" -np 2 --oversubscribe "$app" "$here/restart/full.in" | last_row)
 [ -f resume_test.50.restart ] && [ -f resume_test.100.restart ] || { echo "restart files missing"; exit 1; }
 echo "uninterrupted:            $full"
+has_row uninterrupted "$full"
 resumed=$("$mpiexec" -np 2 --oversubscribe "$app" "$here/restart/resumed.in" | last_row)
 echo "resumed, same ranks:      $resumed"
+has_row resumed "$resumed"
 [ "$full" = "$resumed" ] || { echo "not bit for bit"; exit 1; }
 for run in "3" "4 --decomp force2d" "3 --decomp ring"; do
   set -- $run
@@ -22,6 +28,7 @@ for run in "3" "4 --decomp force2d" "3 --decomp ring"; do
   shift
   other=$("$mpiexec" -np "$np" --oversubscribe "$app" "$@" "$here/restart/resumed.in" | last_row)
   echo "resumed on $np $*: $other"
+  has_row "resumed on $np $*" "$other"
   awk -v a="$full" -v b="$other" 'BEGIN { n = split(a, x, " "); split(b, y, " ");
     for (i = 1; i <= n; ++i) { d = (x[i] - y[i]) / x[i]; if (d < 0) d = -d; if (!(d <= 1e-10)) { print "differs by", d; exit 1 } } }'
 done
