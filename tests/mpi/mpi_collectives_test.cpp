@@ -130,6 +130,8 @@ TEST(MpiCollectives, EveryAlgorithmWithEverySetting) {
                        (commutative ? "" : " non-commutative"));
           ccl::set_override(a->kind, choice.str());
           run_kind(run, a->kind, n, commutative);
+          // The statistics name the algorithm that last ran each collective: the forced one.
+          EXPECT_EQ(ccl::statistics().of(a->kind).algorithm, a->name) << "the override did not run";
           ++runs;
         }
       }
