@@ -4,8 +4,12 @@
 // setting selection considers, on the transports of a real run (shared memory, MPI).
 #include <gtest/gtest.h>
 
+#include <time.h>
+
+#include <chrono>
 #include <cstdlib>
 #include <numeric>
+#include <thread>
 
 #include "../common/collective_cases.hpp"
 #include "../common/mpi_runner.hpp"
@@ -170,6 +174,42 @@ TEST(MpiCollectives, LargeSendsCompleteWhileTheirReceiverWaitsOnSharedMemory) {
 // of waiting for the other members: here only member 0 makes them, blocking and nonblocking,
 // and the group's next collective still matches up. Were they run, member 0 would wait for
 // the others forever.
+// sync is a barrier: no member leaves it before the last one entered. The last one here is
+// each algorithm's member 0, 30 ms late; the others note when they left on the node's monotonic
+// clock, which every process of the node shares. A sync that did nothing let them all leave at
+// once; the collective cases, which only call sync, passed with it.
+TEST(MpiCollectives, SyncHoldsEveryMemberUntilTheLastEnters) {
+  const ccl::Group w = ccl::world();
+  if (w.size() == 1) GTEST_SKIP() << "one member: nothing to wait for";
+  auto now_ns = [] {
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<double>(t.tv_sec) * 1e9 + static_cast<double>(t.tv_nsec);
+  };
+  for (const ccl::Algorithm* a : ccl::catalog()) {
+    if (a->kind != ccl::CollKind::sync) continue;
+    ccl::Shape shape;
+    shape.kind = ccl::CollKind::sync;
+    shape.size = w.size();
+    if (a->candidates(shape).empty()) continue;
+    SCOPED_TRACE(std::string("sync ") + std::string(a->name));
+    ccl::set_override(ccl::CollKind::sync, a->name);
+    for (int round = 0; round < 3; ++round) {
+      ccl::sync(w);
+      double entered = 0;
+      if (w.rank() == 0) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        entered = now_ns();
+      }
+      ccl::sync(w);
+      const double left = now_ns();
+      entered = ccl::combine_value(w, entered, ccl::max);
+      EXPECT_GE(left, entered) << "member " << w.rank() << " left the sync before member 0 entered it";
+    }
+  }
+  ccl::set_override(ccl::CollKind::sync, "");
+}
+
 TEST(MpiCollectives, ZeroByteCallsReturnAtOnce) {
   const ccl::Group w = ccl::world();
   ASSERT_EQ(ccl::mode(), ccl::Mode::run);
