@@ -21,6 +21,7 @@
 #include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
 #include "groups/group_state.hpp"
+#include "transport/mpi_channel.hpp"
 #include "transport/shm/shm_fabric.hpp"
 
 namespace {
@@ -32,7 +33,9 @@ bool push_switched_off() {
   return v != nullptr && std::string(v) == "0";
 }
 
-ccl::detail::Channel& channel_of(const ccl::Group& g) { return *g.state().channel; }
+ccl::detail::MpiChannel& channel_of(const ccl::Group& g) {
+  return dynamic_cast<ccl::detail::MpiChannel&>(*g.state().channel);
+}
 
 // Bytes past what the rings hold at once (8 cells of kMaxBytes): direct when the schedule says so.
 constexpr std::size_t kLarge = 8 * ccl::detail::ShmFabric::kMaxBytes + 8;
@@ -236,13 +239,13 @@ TEST(DirectTransfers, ASenderBlockedInAnotherCollectiveStillWritesItsBlock) {
 std::string direct_between_first_two(ccl::Copier copier, std::size_t sent, std::size_t expected,
                                      std::byte* into, const std::byte* from = nullptr) {
   const ccl::Group w = ccl::world();
-  ccl::detail::Channel& ch = channel_of(w);
+  ccl::detail::MpiChannel& ch = channel_of(w);
   const std::uint64_t tag = ch.tag(ch.tag_cycle() - 1, 0);  // an instance no collective here reaches
   std::vector<std::byte> data(std::max(sent, expected), std::byte{7});
   ccl::detail::Handles hs;
   std::string error;
   if (w.rank() == 0) {
-    ch.send_direct(1, tag, from != nullptr ? from : data.data(), sent, copier, {}, hs);
+    ch.send_direct(1, tag, from != nullptr ? from : data.data(), sent, copier, hs);
     ch.wait_all(hs);
     ch.end_round(hs);
   } else if (w.rank() == 1) {

@@ -17,6 +17,7 @@
 #include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
 #include "groups/group_state.hpp"
+#include "transport/mpi_channel.hpp"
 #include "transport/shm/shm_fabric.hpp"
 
 namespace {
@@ -25,8 +26,8 @@ using I64 = std::int64_t;
 using ccl::detail::ShmFabric;
 using ccl::detail::ShmOp;
 
-ccl::detail::Channel& channel_of(const ccl::Group& g) {
-  return *g.state().channel;
+ccl::detail::MpiChannel& channel_of(const ccl::Group& g) {
+  return dynamic_cast<ccl::detail::MpiChannel&>(*g.state().channel);
 }
 
 std::vector<std::byte> pattern(std::size_t bytes, int salt) {
@@ -45,7 +46,7 @@ std::uint64_t spare_tag(const ccl::detail::Channel& ch, int use) {
 TEST(SharedSends, OneCopyForEveryReceiverOnTheNode) {
   const ccl::Group w = ccl::world();
   const int P = w.size(), r = w.rank();
-  ccl::detail::Channel& ch = channel_of(w);
+  ccl::detail::MpiChannel& ch = channel_of(w);
   if (!ch.shares(ShmFabric::kShareFrom)) GTEST_SKIP() << "no shared-memory fabric here";
   EXPECT_FALSE(ch.shares(ShmFabric::kShareFrom - 1)) << "small messages go through the rings";
   EXPECT_FALSE(ch.shares(ShmFabric::kSlotBytes + 1)) << "a message above a slot";
@@ -92,7 +93,7 @@ TEST(SharedSends, OneCopyForEveryReceiverOnTheNode) {
 TEST(SharedSends, OnePieceSendsGoOnTheSpotWhileSlotsLast) {
   const ccl::Group w = ccl::world();
   const int P = w.size(), r = w.rank();
-  ccl::detail::Channel& ch = channel_of(w);
+  ccl::detail::MpiChannel& ch = channel_of(w);
   if (P < 3 || !ch.shares(ShmFabric::kMaxBytes)) GTEST_SKIP() << "needs two receivers on a fabric";
   const std::vector<int> receivers{1, 2};
   constexpr int kSends = ShmFabric::kSlots + 1;
@@ -126,7 +127,7 @@ TEST(SharedSends, OnePieceSendsGoOnTheSpotWhileSlotsLast) {
 TEST(SharedSends, AReceiverExpectingAnotherSizeReportsItWhileTheOthersComplete) {
   const ccl::Group w = ccl::world();
   const int P = w.size(), r = w.rank();
-  ccl::detail::Channel& ch = channel_of(w);
+  ccl::detail::MpiChannel& ch = channel_of(w);
   if (P < 3 || !ch.shares(10000)) GTEST_SKIP() << "needs two receivers on a fabric";
   const std::uint64_t tag = spare_tag(ch, 10);
   const std::vector<std::byte> data = pattern(10000, 3);

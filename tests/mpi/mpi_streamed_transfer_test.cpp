@@ -19,6 +19,7 @@
 #include "../common/reference.hpp"
 #include "ccl/ccl.hpp"
 #include "groups/group_state.hpp"
+#include "transport/mpi_channel.hpp"
 #include "transport/shm/shm_fabric.hpp"
 
 namespace {
@@ -26,8 +27,8 @@ namespace {
 using I64 = std::int64_t;
 using ccl::detail::ShmFabric;
 
-ccl::detail::Channel& channel_of(const ccl::Group& g) {
-  return *g.state().channel;
+ccl::detail::MpiChannel& channel_of(const ccl::Group& g) {
+  return dynamic_cast<ccl::detail::MpiChannel&>(*g.state().channel);
 }
 
 // Whether messages of `bytes` go through the rings here (the fabric exists and streams them).
@@ -122,7 +123,7 @@ TEST(StreamedTransfers, CollectivesOfAwkwardSizesInFlightWithSmallOnesOnTwoGroup
 // Each use takes tags of its own (`use`): what is left of a stream refused midway is not taken.
 std::string stream_between_first_two(std::size_t sent, std::size_t expected, int use) {
   const ccl::Group w = ccl::world();
-  ccl::detail::Channel& ch = channel_of(w);
+  ccl::detail::MpiChannel& ch = channel_of(w);
   // Instances no collective here reaches.
   const std::uint64_t tag = ch.tag(ch.tag_cycle() - 1 - 2 * static_cast<std::uint64_t>(use), 0);
   const std::uint64_t after = ch.tag(ch.tag_cycle() - 2 - 2 * static_cast<std::uint64_t>(use), 0);
@@ -130,8 +131,8 @@ std::string stream_between_first_two(std::size_t sent, std::size_t expected, int
   std::string error;
   if (w.rank() == 0) {
     ccl::detail::Handles hs;
-    ch.send(1, tag, data.data(), sent, {}, hs);
-    ch.send(1, after, note.data(), note.size(), {}, hs);
+    ch.send(1, tag, data.data(), sent, hs);
+    ch.send(1, after, note.data(), note.size(), hs);
     ch.wait_all(hs);
     ch.end_round(hs);
   } else if (w.rank() == 1) {
@@ -251,7 +252,7 @@ TEST(StreamedTransfers, ReductionsFoldEachPieceInRankOrder) {
 TEST(StreamedTransfers, AStreamKeptAsideFoldsWhenItsReceiveIsPosted) {
   const ccl::Group w = ccl::world();
   const std::size_t bytes = 3 * ShmFabric::kMaxBytes + 64, n = bytes / sizeof(ref::Mat);
-  ccl::detail::Channel& ch = channel_of(w);
+  ccl::detail::MpiChannel& ch = channel_of(w);
   if (w.size() == 1 || !ch.folds(0, bytes, sizeof(ref::Mat))) GTEST_SKIP() << "no folds";
   const std::uint64_t tag = ch.tag(ch.tag_cycle() - 11, 0);
   const std::uint64_t after = ch.tag(ch.tag_cycle() - 12, 0);
@@ -259,8 +260,8 @@ TEST(StreamedTransfers, AStreamKeptAsideFoldsWhenItsReceiveIsPosted) {
   const std::vector<std::byte> note = pattern(0, 4000, 6);
   if (w.rank() == 0) {
     ccl::detail::Handles hs;
-    ch.send(1, tag, reinterpret_cast<const std::byte*>(data.data()), bytes, {}, hs);
-    ch.send(1, after, note.data(), note.size(), {}, hs);
+    ch.send(1, tag, reinterpret_cast<const std::byte*>(data.data()), bytes, hs);
+    ch.send(1, after, note.data(), note.size(), hs);
     ch.wait_all(hs);
     ch.end_round(hs);
   } else if (w.rank() == 1) {

@@ -27,7 +27,12 @@ struct Scratch {
 
 void add_main_schedule(Operation& op, const Shape& shape, std::uint64_t instance) {
   GroupState& g = op.group();
-  std::shared_ptr<const Schedule> schedule = g.schedules.get(shape, g.process->stats);
+  add_main_schedule(op, shape, g.schedules.get(shape, g.process->stats), instance);
+}
+
+void add_main_schedule(Operation& op, const Shape& shape,
+                       const std::shared_ptr<const Schedule>& schedule, std::uint64_t instance) {
+  GroupState& g = op.group();
   const Call& c = op.call();
   std::byte* scratch =
       schedule->scratch_bytes > 0 ? op.main_scratch(schedule->scratch_bytes) : nullptr;
@@ -61,20 +66,6 @@ namespace {
               std::to_string(g.rank) + ": " + describe(problem));
 }
 
-}  // namespace
-
-Shape checked_shape(const Group& group, const Call& call) {
-  GroupState& g = group.state();
-  const int size = static_cast<int>(g.members.size());
-  bool in_place = false;
-  if (const std::optional<Problem> problem = check_call(call, size, g.rank, in_place)) {
-    throw_problem(call, g, *problem);
-  }
-  return shape_of(call, size, g.rank, in_place, g.torus);
-}
-
-namespace {
-
 // A fixed-size collective of zero bytes moves nothing on any member, so in run mode it returns at
 // once, as MPI allows (not in barrier mode, where it is a barrier; nor in develop mode, whose
 // checks still run). Decided on its shape, on which members agree, once its call passed its
@@ -82,6 +73,47 @@ namespace {
 bool returns_at_once(const Shape& s) {
   return !s.barrier && !is_vector_form(s.kind) && moves_nothing(s);
 }
+
+// One member's call after its own checks: the shape its schedule is built for, that schedule
+// and whether the call returns at once; or the problem the checks found.
+struct CheckedCall {
+  std::optional<Problem> problem;
+  Shape shape;
+  const std::shared_ptr<const Schedule>* schedule = nullptr;  // null with a problem
+  bool at_once = false;
+};
+
+// A shape that passed its checks, with its schedule.
+CheckedCall scheduled(GroupState& g, const Shape& shape) {
+  CheckedCall checked;
+  checked.shape = shape;
+  checked.schedule = &g.schedules.get(shape, g.process->stats);
+  checked.at_once = returns_at_once(shape);
+  return checked;
+}
+
+// The one pass every path makes over a call: its checks, its shape and its schedule. A problem
+// throws, unless `let_problem_through` (develop mode, which reports it on every member).
+CheckedCall check_and_schedule(const Group& group, const Call& call, bool let_problem_through) {
+  GroupState& g = group.state();
+  const int size = static_cast<int>(g.members.size());
+  bool in_place = false;
+  if (std::optional<Problem> problem = check_call(call, size, g.rank, in_place)) {
+    if (!let_problem_through) throw_problem(call, g, *problem);
+    CheckedCall refused;
+    refused.problem = problem;
+    return refused;
+  }
+  return scheduled(g, shape_of(call, size, g.rank, in_place, g.torus));
+}
+
+}  // namespace
+
+Shape checked_shape(const Group& group, const Call& call) {
+  return check_and_schedule(group, call, false).shape;
+}
+
+namespace {
 
 // A blocking call in run mode with nothing else in flight runs its schedule straight through on
 // the group's direct run: no operation, request or engine, which matters for small messages.
@@ -94,9 +126,9 @@ bool run_direct(const Group& group, Call& call) {
   const std::shared_ptr<const Schedule>* found = memo.schedule;
   bool at_once = memo.at_once;
   if (found == nullptr) {
-    const Shape shape = checked_shape(group, call);
-    found = &g.schedules.get(shape, g.process->stats);
-    at_once = returns_at_once(shape);
+    const CheckedCall checked = check_and_schedule(group, call, false);
+    found = checked.schedule;
+    at_once = checked.at_once;
     d.last.remember(call, *found, at_once);  // (v-forms are not remembered)
   }
   g.note_call(call.kind, call.root);
@@ -150,17 +182,16 @@ std::uint64_t next_instance(GroupState& g) {
   return g.instances++;
 }
 
-// Set up the operation of a call of shape `shape` (develop-mode checks, main schedule); the
-// call passed its checks, or `problem` is what they found, which only develop mode lets through
-// to report it on every member. `request` owns the operation from the start, so nothing leaks
-// when setting up throws. Null when the call returns at once. `persistent`: the instance of the
-// persistent call this is a round of, else the group's next.
-Operation* set_up(const Group& group, Call call, const Shape& shape,
-                  const std::optional<Problem>& problem, Request& request,
+// Set up the operation of a checked call (develop-mode checks, main schedule); a problem the
+// checks found is only let through by develop mode, to report it on every member. `request`
+// owns the operation from the start, so nothing leaks when setting up throws. Null when the call
+// returns at once. `persistent`: the instance of the persistent call this is a round of, else the
+// group's next.
+Operation* set_up(const Group& group, Call call, const CheckedCall& checked, Request& request,
                   std::optional<std::uint64_t> persistent = std::nullopt) {
   GroupState& g = group.state();
   const bool develop = mode() == Mode::develop;
-  if (!develop && returns_at_once(shape)) return nullptr;
+  if (!develop && checked.at_once) return nullptr;
 
   const std::uint64_t instance = persistent ? *persistent : next_instance(g);
   Operation* op = g.process->acquire();
@@ -168,8 +199,8 @@ Operation* set_up(const Group& group, Call call, const Shape& shape,
   const CollKind kind = call.kind;
   op->begin(kind, group.shared_state(), std::move(call), instance);
   try {
-    if (develop) add_develop_checks(*op, problem, instance);
-    if (!problem) add_main_schedule(*op, shape, instance);
+    if (develop) add_develop_checks(*op, checked.problem, instance);
+    if (!checked.problem) add_main_schedule(*op, checked.shape, *checked.schedule, instance);
   } catch (...) {
     // Not started, so nothing will complete it: mark it failed, or the request would wait for
     // it forever when the exception unwinds it.
@@ -183,16 +214,12 @@ Operation* set_up(const Group& group, Call call, const Shape& shape,
 Operation* prepare(const Group& group, Call call, Request& request,
                    std::optional<std::uint64_t> persistent = std::nullopt) {
   GroupState& g = group.state();
-  const int size = static_cast<int>(g.members.size());
-  bool in_place = false;
   // Rounds of persistent calls may start in any order on each member: only calls members start
   // in one order carry or note the member a sync releases first.
   if (call.kind == CollKind::sync) g.order_sync(call, !persistent.has_value());
-  const std::optional<Problem> problem = check_call(call, size, g.rank, in_place);
-  if (problem && mode() != Mode::develop) throw_problem(call, g, *problem);
-  if (!problem && !persistent) g.note_call(call.kind, call.root);
-  const Shape shape = problem ? Shape{} : shape_of(call, size, g.rank, in_place, g.torus);
-  return set_up(group, std::move(call), shape, problem, request, persistent);
+  const CheckedCall checked = check_and_schedule(group, call, mode() == Mode::develop);
+  if (!checked.problem && !persistent) g.note_call(call.kind, call.root);
+  return set_up(group, std::move(call), checked, request, persistent);
 }
 
 // Hand a set-up operation to the engine, which posts its first round. Regular instances are
@@ -236,7 +263,8 @@ Request start_round(Operation& op, const Shape& shape, std::uint64_t instance) {
 Request start_checked(const Group& group, Call call, const Shape& shape,
                       std::uint64_t instance) {
   Request request;
-  Operation* started = set_up(group, std::move(call), shape, std::nullopt, request, instance);
+  Operation* started =
+      set_up(group, std::move(call), scheduled(group.state(), shape), request, instance);
   return launch(started, std::move(request));
 }
 

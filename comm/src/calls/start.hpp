@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include "ccl/call.hpp"
 #include "ccl/reduce_op.hpp"
@@ -15,6 +16,9 @@ namespace ccl::detail {
 
 // The main schedule of the operation's call, on its inline run and reusable scratch.
 void add_main_schedule(Operation& op, const Shape& shape, std::uint64_t instance);
+// The same with the shape's schedule already fetched.
+void add_main_schedule(Operation& op, const Shape& shape,
+                       const std::shared_ptr<const Schedule>& schedule, std::uint64_t instance);
 
 // The shape of a call that passes its checks; throws ccl::Error naming the problem otherwise.
 Shape checked_shape(const Group& group, const Call& call);

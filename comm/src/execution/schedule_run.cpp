@@ -22,6 +22,7 @@ void ScheduleRun::reset(Channel& channel, std::uint64_t tag, const Schedule& sch
                         const std::byte* send, std::byte* recv, std::byte* scratch,
                         const ReduceKernel* kernel, std::size_t elem, TrafficStats& traffic) {
   channel_ = &channel;
+  shm_ = channel.shm_paths();
   clocked_ = channel.clocked();
   tag_ = tag;
   s_ = &schedule;
@@ -38,7 +39,7 @@ void ScheduleRun::reset(Channel& channel, std::uint64_t tag, const Schedule& sch
   posted_ = false;
   folded_ = false;
   during_done_ = false;
-  clock_ = Cost{};
+  path_.reset();
 }
 
 Progress ScheduleRun::progress() {
@@ -56,7 +57,7 @@ Progress ScheduleRun::progress() {
 
 // The critical-path clock (Cost records copied at every step) is kept only on clocked channels,
 // which deliver the stamps it needs; the MPI path of a small collective is short enough that
-// those copies showed among its costs.
+// those copies showed among its costs. The shortcuts below are shared-memory paths.
 void ScheduleRun::block() {
   if (armed_watch != nullptr) {
     block_watched();
@@ -94,14 +95,14 @@ void ScheduleRun::start_round() {
 }
 
 void ScheduleRun::run_locals() {
-  if (clocked_) after_sends_ = clock_;  // local steps come first in a round, then sends leave
+  if (clocked_) path_.begin_round();
   const std::uint32_t begin = s_->round_begin[round_];
   const std::uint32_t skip = folded_ ? 1 : 0;  // the reduce the last round's receive folded
   folded_ = false;
   if (const std::uint32_t n = s_->plans[round_].locals; n > skip) {
     run_local_steps(begin + skip, begin + n);
   }
-  if (clocked_) port_start_ = after_sends_;  // the receive port opens once the local steps ran
+  if (clocked_) path_.locals_done();
 }
 
 void ScheduleRun::run_during() {
@@ -128,7 +129,7 @@ void ScheduleRun::run_during() {
 void ScheduleRun::copy_before_sends(std::uint32_t begin, std::uint32_t end) {
   const RoundPlan& plan = s_->plans[round_];
   // Its callers have checked plan.during_bytes > kCopyFirstAbove (schedule_run.hpp).
-  if (during_done_ || plan.sends == 0 || plan.during_bytes > kOverlapWorth || clocked_) return;
+  if (during_done_ || plan.sends == 0 || plan.during_bytes > kOverlapWorth || !shm_) return;
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
     if (st.kind != StepKind::send || goes_direct(st)) return;
@@ -156,7 +157,7 @@ void ScheduleRun::run_local_steps(std::uint32_t begin, std::uint32_t end) {
       kernel_->apply(other, in, acc, n);
     }
     traffic_->reduce_bytes += st.src.bytes;
-    after_sends_.c3 += st.src.bytes;
+    if (clocked_) path_.reduced(st.src.bytes);
   }
 }
 
@@ -165,14 +166,14 @@ void ScheduleRun::run_local_steps(std::uint32_t begin, std::uint32_t end) {
 bool ScheduleRun::goes_direct(const Step& st) const {
   if (st.copier == Copier::both) return false;  // most: no virtual call
   const std::size_t bytes = st.kind == StepKind::send ? st.src.bytes : st.dst.bytes;
-  return channel_->copies_direct(st.peer, bytes, st.copier);
+  return shm_ != nullptr && shm_->copies_direct(st.peer, bytes, st.copier);
 }
 
 // A round whose copies are worth overlapping posts its transfers instead: the copies then run
 // while peers pull the data (MPI's single-copy path for large messages) rather than after it.
 bool ScheduleRun::exchange_pair() {
   const RoundPlan& plan = s_->plans[round_];
-  if (!plan.pair || clocked_ || plan.during_bytes > kOverlapWorth) return false;
+  if (!plan.pair || !shm_ || plan.during_bytes > kOverlapWorth) return false;
   const Step* send = plan.send >= 0 ? &s_->steps[static_cast<std::size_t>(plan.send)] : nullptr;
   const Step* recv = plan.recv >= 0 ? &s_->steps[static_cast<std::size_t>(plan.recv)] : nullptr;
   // A direct transfer has a handshake of its own, which only posting runs.
@@ -184,7 +185,7 @@ bool ScheduleRun::exchange_pair() {
   }
   if (send != nullptr || recv != nullptr) {
     const Fold* fold = recv ? fold_for(*recv) : nullptr;
-    if (!channel_->exchange(send ? send->peer : -1, send ? binding_.at(send->src) : nullptr,
+    if (!shm_->exchange(send ? send->peer : -1, send ? binding_.at(send->src) : nullptr,
                             send ? send->src.bytes : 0, recv ? recv->peer : -1,
                             recv ? binding_.at(recv->dst) : nullptr, recv ? recv->dst.bytes : 0,
                             tag_, fold)) {
@@ -210,7 +211,7 @@ bool ScheduleRun::exchange_pair() {
 // allreduce of 16 KiB 3.0-3.2 instead of 3.5-3.6, of 128 KiB 19-20 instead of 23-61. Not on
 // clocked channels, whose critical-path clock counts the reduce in the next round.
 const Fold* ScheduleRun::fold_for(const Step& recv) {
-  if (!recv.folds || clocked_ || !channel_->folds(recv.peer, recv.dst.bytes, elem_)) {
+  if (!recv.folds || !shm_ || !shm_->folds(recv.peer, recv.dst.bytes, elem_)) {
     return nullptr;
   }
   const Step& reduce = s_->steps[s_->round_begin[round_ + 1]];
@@ -250,17 +251,17 @@ bool ScheduleRun::receive_in_turn(std::uint32_t& from) {
   const std::uint32_t begin = s_->round_begin[round_] + plan.locals;
   const std::uint32_t end = s_->round_begin[round_ + 1] - plan.during;
   from = begin;
-  if (plan.sends > 0 || end - begin < 2 || clocked_ || plan.during_bytes > kOverlapWorth) {
+  if (plan.sends > 0 || end - begin < 2 || !shm_ || plan.during_bytes > kOverlapWorth) {
     return false;
   }
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
-    if (goes_direct(st) || !channel_->expect_cell(st.peer, st.dst.bytes)) return false;
+    if (goes_direct(st) || !shm_->expect_cell(st.peer, st.dst.bytes)) return false;
   }
   for (; from < end; ++from) {
     const Step& st = s_->steps[from];
     const Fold* fold = fold_for(st);
-    if (!channel_->exchange(-1, nullptr, 0, st.peer, binding_.at(st.dst), st.dst.bytes, tag_,
+    if (!shm_->exchange(-1, nullptr, 0, st.peer, binding_.at(st.dst), st.dst.bytes, tag_,
                             fold)) {
       return false;  // the rest is posted
     }
@@ -277,18 +278,18 @@ void ScheduleRun::post_transfers(std::uint32_t from) {
       std::max(s_->round_begin[round_] + s_->plans[round_].locals, from);
   const std::uint32_t end = s_->round_begin[round_ + 1] - s_->plans[round_].during;
   if (s_->plans[round_].during_bytes > kCopyFirstAbove) copy_before_sends(begin, end);
-  if (s_->plans[round_].sends > 1 && !clocked_) ready_cells(begin, end);
+  if (s_->plans[round_].sends > 1 && shm_) ready_cells(begin, end);
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
     const bool direct = goes_direct(st);
-    if (st.kind == StepKind::send && !direct && !clocked_) {
+    if (st.kind == StepKind::send && !direct && shm_) {
       if (const std::uint32_t taken = send_shared(i, end); taken > 0) {
         i += taken - 1;
         continue;
       }
       // A small send done on the spot costs a fifth of one posted, handled and released: the
       // root of a linear bcast or barrier on 8 ranks sends 7 in a row while its leaves wait.
-      if (channel_->send_now(st.peer, tag_, binding_.at(st.src), st.src.bytes)) {
+      if (shm_->send_now(st.peer, tag_, binding_.at(st.src), st.src.bytes)) {
         sent_now_.push_back(i);
         traffic_->messages += 1;
         traffic_->bytes += st.src.bytes;
@@ -296,19 +297,20 @@ void ScheduleRun::post_transfers(std::uint32_t from) {
       }
     }
     if (st.kind == StepKind::send) {
-      if (clocked_) after_sends_ += Cost{1, st.src.bytes, 0};
       if (direct) {
-        channel_->send_direct(st.peer, tag_, binding_.at(st.src), st.src.bytes, st.copier,
-                              after_sends_, handles_);
+        shm_->send_direct(st.peer, tag_, binding_.at(st.src), st.src.bytes, st.copier, handles_);
+      } else if (clocked_) {
+        clocked_->send_stamped(st.peer, tag_, binding_.at(st.src), st.src.bytes,
+                               path_.send(st.src.bytes), handles_);
       } else {
-        channel_->send(st.peer, tag_, binding_.at(st.src), st.src.bytes, after_sends_, handles_);
+        channel_->send(st.peer, tag_, binding_.at(st.src), st.src.bytes, handles_);
       }
       traffic_->messages += 1;
       traffic_->bytes += st.src.bytes;
     } else if (direct) {
-      channel_->recv_direct(st.peer, tag_, binding_.at(st.dst), st.dst.bytes, st.copier, handles_);
+      shm_->recv_direct(st.peer, tag_, binding_.at(st.dst), st.dst.bytes, st.copier, handles_);
     } else if (const Fold* fold = fold_for(st)) {
-      channel_->recv_folded(st.peer, tag_, st.dst.bytes, *fold, handles_);
+      shm_->recv_folded(st.peer, tag_, st.dst.bytes, *fold, handles_);
       note_fold(st);
     } else {
       channel_->recv(st.peer, tag_, binding_.at(st.dst), st.dst.bytes, handles_);
@@ -329,15 +331,15 @@ void ScheduleRun::post_transfers(std::uint32_t from) {
 void ScheduleRun::ready_cells(std::uint32_t begin, std::uint32_t end) {
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
-    if (st.kind == StepKind::send && !channel_->shares(st.src.bytes)) {
-      channel_->ready_cell(st.peer, st.src.bytes);
+    if (st.kind == StepKind::send && !shm_->shares(st.src.bytes)) {
+      shm_->ready_cell(st.peer, st.src.bytes);
     }
   }
 }
 
 std::uint32_t ScheduleRun::send_shared(std::uint32_t first, std::uint32_t end) {
   const Step& st = s_->steps[first];
-  if (!channel_->shares(st.src.bytes)) return 0;  // first: most sends are not shared
+  if (!shm_->shares(st.src.bytes)) return 0;  // first: most sends are not shared
   std::uint32_t last = first + 1;
   while (last < end && s_->steps[last].kind == StepKind::send &&
          s_->steps[last].copier == st.copier && s_->steps[last].src == st.src) {
@@ -348,7 +350,7 @@ std::uint32_t ScheduleRun::send_shared(std::uint32_t first, std::uint32_t end) {
   shared_peers_.clear();
   for (std::uint32_t i = first; i < last; ++i) shared_peers_.push_back(s_->steps[i].peer);
   const std::size_t handles = handles_.size();
-  channel_->send_shared(shared_peers_.data(), n, tag_, binding_.at(st.src), st.src.bytes,
+  shm_->send_shared(shared_peers_.data(), n, tag_, binding_.at(st.src), st.src.bytes,
                         handles_);
   if (handles_.size() == handles) {  // all sent on the spot
     for (std::uint32_t i = first; i < last; ++i) sent_now_.push_back(i);
@@ -361,17 +363,8 @@ std::uint32_t ScheduleRun::send_shared(std::uint32_t first, std::uint32_t end) {
 }
 
 void ScheduleRun::end_round() {
-  if (clocked_) {
-    clock_ = after_sends_;
-    // Handles of a clocked channel are the round's receives, in posting order.
-    Cost port = port_start_;
-    std::size_t h = 0;
-    for (const Step& st : s_->round(round_)) {
-      if (st.kind != StepKind::recv) continue;
-      port = longest(channel_->arrival(handles_.ops[h++]), port + Cost{1, st.dst.bytes, 0});
-      clock_ = longest(clock_, port);
-    }
-  }
+  // Handles of a clocked channel are the round's receives, in posting order.
+  if (clocked_) path_.end_round(s_->round(round_), *clocked_, handles_);
   channel_->end_round(handles_);
   sent_now_.clear();
   handles_inexact_ = false;

@@ -1,12 +1,8 @@
 // The schedule executor, shared by every transport: each round runs its local steps in order,
 // posts every transfer, runs the copies meant to overlap them, then waits for all of them.
-// progress() never blocks; block() may.
-//
-// On a clocked channel it also tracks this member's critical path (C1, C2, C3): reduce steps add
-// their bytes to C3; the k-th send of a round leaves at the round's clock + (k, bytes sent so
-// far in the round) — one send port, used in posting order; the round ends at the maximum of
-// that and the completion of its receives: the receive port takes the round's messages one at
-// a time in posting order, each completing at max(its stamp, previous completion + (1, bytes)).
+// progress() never blocks; block() may. Where the channel offers shared-memory paths
+// (shm_paths.hpp) it takes them step by step; on a clocked channel it tracks this member's
+// critical path (critical_path.hpp).
 #pragma once
 
 #include <memory>
@@ -14,7 +10,9 @@
 #include "ccl/reduce_op.hpp"
 #include "ccl/schedule.hpp"
 #include "ccl/stats.hpp"
+#include "execution/critical_path.hpp"
 #include "transport/channel.hpp"
+#include "transport/shm/shm_paths.hpp"
 #include "execution/operation.hpp"
 
 namespace ccl::detail {
@@ -46,7 +44,7 @@ class ScheduleRun final : public Stage {
   void block() override;
   std::string describe_wait(const std::vector<int>& members) override;
   void abandon();  // release what a failed run still holds
-  const Cost& clock() const { return clock_; }
+  const Cost& clock() const { return path_.clock(); }
 
  private:
   void block_watched();   // block() polling, with the watchdog's deadline checked between polls
@@ -83,7 +81,8 @@ class ScheduleRun final : public Stage {
   std::uint32_t send_shared(std::uint32_t first, std::uint32_t end);
 
   Channel* channel_ = nullptr;
-  bool clocked_ = false;  // the channel's clocked(): the critical-path clock is kept only then
+  ShmPaths* shm_ = nullptr;             // the channel's shared-memory paths, if any
+  ClockedChannel* clocked_ = nullptr;  // the channel as a clocked one, if it is
   std::uint64_t tag_ = 0;
   const Schedule* s_ = nullptr;
   std::shared_ptr<const Schedule> kept_;  // s_'s owner when the run keeps it alive itself
@@ -101,9 +100,7 @@ class ScheduleRun final : public Stage {
   std::vector<int> shared_peers_;  // send_shared's, kept for their capacity
   std::vector<std::uint32_t> sent_now_;  // the posted round's sends done on the spot (steps)
   bool handles_inexact_ = false;  // some of a shared send went on the spot, some not
-  Cost clock_;        // critical path up to the current round
-  Cost after_sends_;  // this member's own path once the posted round's sends are out
-  Cost port_start_;   // the round's clock once its local steps ran: the receive port opens
+  CriticalPath path_;  // kept on clocked channels only
 };
 
 }  // namespace ccl::detail

@@ -103,9 +103,9 @@ ShmOp* MpiChannel::shm_op(bool is_send, int local, std::uint64_t tag, const std:
 }
 
 void MpiChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-                      const Cost& stamp, Handles& hs) {
+                      Handles& hs) {
   if (plain_direct(peer, bytes)) {
-    send_direct(peer, tag, data, bytes, Copier::receiver, stamp, hs);
+    send_direct(peer, tag, data, bytes, Copier::receiver, hs);
     return;
   }
   if (const int local = shm_peer(peer, bytes); local >= 0) {
@@ -156,9 +156,9 @@ ShmOp::Copy MpiChannel::direct_copy(Copier copier) const {
 }
 
 void MpiChannel::send_direct(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-                             Copier copier, const Cost& stamp, Handles& hs) {
+                             Copier copier, Handles& hs) {
   if (!copies_direct(peer, bytes, copier)) {
-    send(peer, tag, data, bytes, stamp, hs);
+    send(peer, tag, data, bytes, hs);
     return;
   }
   ShmOp* op = shm_op(true, local_[static_cast<std::size_t>(peer)], tag, data, bytes);
@@ -187,7 +187,7 @@ void MpiChannel::send_shared(const int* peers, std::size_t n, std::uint64_t tag,
   for (std::size_t i = 0; i < n; ++i) on_node = on_node && shm_peer(peers[i], bytes) >= 0;
   const int slot = on_node ? fabric_->reserve_slot(static_cast<int>(n)) : -1;
   if (slot < 0) {  // a peer elsewhere, or every slot still being read: one by one
-    for (std::size_t i = 0; i < n; ++i) send(peers[i], tag, data, bytes, Cost{}, hs);
+    for (std::size_t i = 0; i < n; ++i) send(peers[i], tag, data, bytes, hs);
     return;
   }
   shared_locals_.clear();

@@ -12,6 +12,7 @@
 
 #include "ccl/pgid.hpp"
 #include "transport/channel.hpp"
+#include "transport/shm/shm_paths.hpp"
 #include "transport/shm/shm_fabric.hpp"
 
 namespace ccl::detail {
@@ -19,7 +20,7 @@ namespace ccl::detail {
 // Throws ccl::Error with MPI's message when rc is not MPI_SUCCESS.
 void check_mpi(int rc, const char* what);
 
-class MpiChannel final : public Channel {
+class MpiChannel final : public Channel, public ShmPaths {
  public:
   // Takes ownership of comm and sets MPI_ERRORS_RETURN on it. `fabric` may be null; `members`
   // are the group's world ranks, `context` its PGID; tags stay at or below `tag_limit` (and
@@ -35,10 +36,10 @@ class MpiChannel final : public Channel {
   std::uint64_t tag(std::uint64_t instance, int phase) const override;
   std::uint64_t tag_cycle() const override { return tag_cycle_; }
   void send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-            const Cost& stamp, Handles& hs) override;
+            Handles& hs) override;
   void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes, Handles& hs) override;
   void send_direct(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-                   Copier copier, const Cost& stamp, Handles& hs) override;
+                   Copier copier, Handles& hs) override;
   void recv_direct(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes, Copier copier,
                    Handles& hs) override;
   // Messages between members of one node larger than the rings hold at once, when its ranks can
@@ -90,8 +91,10 @@ class MpiChannel final : public Channel {
   std::vector<bool> unfinished(Handles& hs) override;
   void idle() override;
   void end_round(Handles& hs) override;
+  // Off the node, the exchange is MPI's blocking send and receive where they cannot deadlock.
   bool exchange(int to, const std::byte* out, std::size_t out_bytes, int from, std::byte* in,
-                std::size_t in_bytes, std::uint64_t tag, const Fold* fold = nullptr) override;
+                std::size_t in_bytes, std::uint64_t tag, const Fold* fold) override;
+  ShmPaths* shm_paths() override { return this; }
 
  private:
   // How the fabric copies a direct transfer the schedule gives to `copier`.

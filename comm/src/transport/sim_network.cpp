@@ -78,7 +78,12 @@ std::uint64_t SimChannel::tag(std::uint64_t instance, int phase) const {
 }
 
 void SimChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-                      const Cost& stamp, detail::Handles&) {
+                      detail::Handles& hs) {
+  send_stamped(peer, tag, data, bytes, Cost{}, hs);
+}
+
+void SimChannel::send_stamped(int peer, std::uint64_t tag, const std::byte* data,
+                              std::size_t bytes, const Cost& stamp, detail::Handles&) {
   net_.send(channel_, rank_, peer, tag, data, bytes, stamp);
 }
 

@@ -10,7 +10,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ccl/cost.hpp"
 #include "transport/channel.hpp"
+#include "transport/clocked_channel.hpp"
 
 namespace ccl::sim {
 
@@ -55,20 +57,23 @@ class Network {
 };
 
 // A simulated group's transport: the network, the group's channel and this member's rank in it.
-class SimChannel final : public detail::Channel {
+// Clocked: each message carries its sender's critical-path clock.
+class SimChannel final : public detail::Channel, public detail::ClockedChannel {
  public:
   SimChannel(Network& net, std::uint64_t channel, int rank)
       : net_(net), channel_(channel), rank_(rank) {}
   std::uint64_t tag(std::uint64_t instance, int phase) const override;
   void send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
-            const Cost& stamp, detail::Handles& hs) override;
+            detail::Handles& hs) override;
+  void send_stamped(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
+                    const Cost& stamp, detail::Handles& hs) override;
   void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
             detail::Handles& hs) override;
   bool test_all(detail::Handles& hs) override;
   void wait_all(detail::Handles& hs) override;
   void end_round(detail::Handles& hs) override;
-  bool clocked() const override { return true; }
   Cost arrival(void* handle) const override;
+  detail::ClockedChannel* clocked() override { return this; }
 
  private:
   Network& net_;

@@ -13,7 +13,6 @@
 
 #include "ccl/error.hpp"
 #include "ccl/selection.hpp"
-#include "transport/channel.hpp"
 #include "ccl/copy_bytes.hpp"
 #include "ccl/tick_clock.hpp"
 

@@ -47,11 +47,11 @@
 
 #include "ccl/pgid.hpp"
 #include "ccl/selection.hpp"
+#include "transport/shm/fold.hpp"
 #include "transport/shm/store_prices.hpp"
 
 namespace ccl::detail {
 
-struct Fold;  // channel.hpp
 
 // One send or receive through the fabric; owned by the fabric's pool. A direct transfer
 // (ShmFabric::start_direct) runs its two control messages through the same op, one after the
@@ -80,7 +80,7 @@ struct ShmOp {
   // had come yet (its receiver waited, so the time to its last is the transfer's), else 0.
   bool streaming = false;
   std::uint64_t started = 0;
-  // A receive folded into an accumulator piece by piece (channel.hpp) instead of copied to data.
+  // A receive folded into an accumulator piece by piece (fold.hpp) instead of copied to data.
   const Fold* fold = nullptr;
   // A send whose data the sender copied into a slot of its shared area (shared_send.cpp): only
   // a reference to that slot goes through the ring.
