@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "../common/unsupported.hpp"
 #include "transport/shm/shm_fabric.hpp"
 
 namespace {
@@ -59,9 +60,10 @@ class CoreTurns : public ::testing::Test {
     int size = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if (size < 3 || cpus < 2 || size <= cpus) GTEST_SKIP() << "ranks do not share cores here";
+    if (size < 3) GTEST_SKIP() << "needs 3 ranks";
+    if (cpus < 2 || size <= cpus) SKIP_UNSUPPORTED("ranks do not share cores here");
     fabric_ = ShmFabric::create();
-    if (!fabric_) GTEST_SKIP() << "no shared-memory fabric here";
+    if (!fabric_) SKIP_UNSUPPORTED("no shared-memory fabric");
     pinned_ = std::make_unique<Pinned>(rank_ == 1 ? 1 : 0);
     ASSERT_TRUE(pinned_->ok());
     fabric_->idle();  // a yield: each rank publishes the CPU it now runs on

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../common/reference.hpp"
+#include "../common/unsupported.hpp"
 #include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
 #include "groups/group_state.hpp"
@@ -63,7 +64,7 @@ TEST(DirectTransfers, TakenForLargeMessagesOnTheNodeUnlessSwitchedOff) {
     EXPECT_FALSE(direct(w, kLarge, Copier::receiver)) << "CCL_PUSH=0 did not switch pulling off";
     EXPECT_FALSE(direct(w, kHalfRing, Copier::exchange)) << "CCL_PUSH=0 did not switch pushing off";
   } else if (!direct(w, kLarge, Copier::sender)) {
-    GTEST_SKIP() << "this node's ranks cannot reach into one another's memory (cross-memory attach)";
+    SKIP_UNSUPPORTED("this node's ranks cannot reach into one another's memory (cross-memory attach)");
   } else {
     EXPECT_TRUE(direct(w, kLarge, Copier::receiver)) << "pushed but not pulled";
     EXPECT_TRUE(direct(w, kLarge, Copier::split)) << "pushed but not split";
@@ -265,7 +266,8 @@ class EitherCopier : public ::testing::TestWithParam<ccl::Copier> {};
 
 TEST_P(EitherCopier, ASizeTheReceiverDoesNotExpectIsReportedThere) {
   const ccl::Group w = ccl::world();
-  if (w.size() == 1 || !direct(w, kLarge, GetParam())) GTEST_SKIP() << "no direct transfers";
+  if (w.size() == 1 || push_switched_off()) GTEST_SKIP() << "no peer, or CCL_PUSH=0";
+  if (!direct(w, kLarge, GetParam())) SKIP_UNSUPPORTED("no direct transfers (cross-memory attach)");
   const std::string longer = direct_between_first_two(GetParam(), 160000, 120000, nullptr);
   const std::string shorter = direct_between_first_two(GetParam(), 120000, 160000, nullptr);
   if (w.rank() == 1) {
@@ -276,7 +278,8 @@ TEST_P(EitherCopier, ASizeTheReceiverDoesNotExpectIsReportedThere) {
 
 TEST_P(EitherCopier, ACopyThatFailsIsReportedByTheReceiver) {
   const ccl::Group w = ccl::world();
-  if (w.size() == 1 || !direct(w, kLarge, GetParam())) GTEST_SKIP() << "no direct transfers";
+  if (w.size() == 1 || push_switched_off()) GTEST_SKIP() << "no peer, or CCL_PUSH=0";
+  if (!direct(w, kLarge, GetParam())) SKIP_UNSUPPORTED("no direct transfers (cross-memory attach)");
   // An address no process has mapped, on the side that does not copy: the copier's
   // process_vm_writev or process_vm_readv fails there (EFAULT).
   auto* nowhere = reinterpret_cast<std::byte*>(std::uintptr_t{4096});

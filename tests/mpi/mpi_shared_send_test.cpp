@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "../common/reference.hpp"
+#include "../common/unsupported.hpp"
 #include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
 #include "groups/group_state.hpp"
@@ -47,7 +48,8 @@ TEST(SharedSends, OneCopyForEveryReceiverOnTheNode) {
   const ccl::Group w = ccl::world();
   const int P = w.size(), r = w.rank();
   ccl::detail::MpiChannel& ch = channel_of(w);
-  if (!ch.shares(ShmFabric::kShareFrom)) GTEST_SKIP() << "no shared-memory fabric here";
+  if (ccl_test::shm_switched_off()) GTEST_SKIP() << "CCL_SHM=0";
+  if (!ch.shares(ShmFabric::kShareFrom)) SKIP_UNSUPPORTED("no shared-memory fabric");
   EXPECT_FALSE(ch.shares(ShmFabric::kShareFrom - 1)) << "small messages go through the rings";
   EXPECT_FALSE(ch.shares(ShmFabric::kSlotBytes + 1)) << "a message above a slot";
   if (P < 3) GTEST_SKIP() << "needs two receivers";
@@ -94,7 +96,8 @@ TEST(SharedSends, OnePieceSendsGoOnTheSpotWhileSlotsLast) {
   const ccl::Group w = ccl::world();
   const int P = w.size(), r = w.rank();
   ccl::detail::MpiChannel& ch = channel_of(w);
-  if (P < 3 || !ch.shares(ShmFabric::kMaxBytes)) GTEST_SKIP() << "needs two receivers on a fabric";
+  if (P < 3 || ccl_test::shm_switched_off()) GTEST_SKIP() << "needs two receivers, and CCL_SHM on";
+  if (!ch.shares(ShmFabric::kMaxBytes)) SKIP_UNSUPPORTED("no shared-memory fabric");
   const std::vector<int> receivers{1, 2};
   constexpr int kSends = ShmFabric::kSlots + 1;
   std::vector<std::vector<std::byte>> data;
@@ -128,7 +131,8 @@ TEST(SharedSends, AReceiverExpectingAnotherSizeReportsItWhileTheOthersComplete) 
   const ccl::Group w = ccl::world();
   const int P = w.size(), r = w.rank();
   ccl::detail::MpiChannel& ch = channel_of(w);
-  if (P < 3 || !ch.shares(10000)) GTEST_SKIP() << "needs two receivers on a fabric";
+  if (P < 3 || ccl_test::shm_switched_off()) GTEST_SKIP() << "needs two receivers, and CCL_SHM on";
+  if (!ch.shares(10000)) SKIP_UNSUPPORTED("no shared-memory fabric");
   const std::uint64_t tag = spare_tag(ch, 10);
   const std::vector<std::byte> data = pattern(10000, 3);
   ccl::detail::Handles hs;
