@@ -355,9 +355,10 @@ int run(int argc, char** argv) {
           res.bytes, ccl_time * 1e6, mpi_time * 1e6, ratio, predicted * 1e6,
           res.bus_bytes / ccl_time * 1e-9, res.bus_bytes / mpi_time * 1e-9, choice.str().c_str(),
           median(res.mpi_each_again.avg) * 1e6, aa_ratio, median(res.ccl_each.max) * 1e6,
-          median(res.mpi_each.max) * 1e6, median(res.ccl_stream) * 1e6, median(res.mpi_stream) * 1e6,
-          stream_ratio, peer.c_str(), opt.cold_cache ? "cold" : "warm", opt.barrier ? 1 : 0,
-          median(res.persistent.avg) * 1e6, median(res.blocking.avg) * 1e6, persistent_ratio);
+          median(res.mpi_each.max) * 1e6, median(res.ccl_stream) * 1e6,
+          median(res.mpi_stream) * 1e6, stream_ratio, peer.c_str(),
+          opt.cold_cache ? "cold" : "warm", opt.barrier ? 1 : 0, median(res.persistent.avg) * 1e6,
+          median(res.blocking.avg) * 1e6, persistent_ratio);
     }
   }
   if (csv != nullptr) std::fclose(csv);

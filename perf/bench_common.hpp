@@ -21,11 +21,11 @@ struct BenchOptions {
   int reps = 3;
   int sweeps = 3;
   bool quick = false;
-  bool cold_cache = false;  // buffers taken in turn from a region larger than the last-level cache
-  bool barrier = false;     // ccl in barrier mode (ccl/mode.hpp), to price it
-  bool mpi_barrier = false; // per call, ccl's calls too between the MPI library's barriers
-  bool persistent = false;  // also time ccl's persistent form against its blocking one
-  std::string peer;         // the peer's name in the CSV (perf/run_peers.sh: tuned, sm, mpich, ...)
+  bool cold_cache = false;   // buffers taken in turn from a region larger than the last-level cache
+  bool barrier = false;      // ccl in barrier mode (ccl/mode.hpp), to price it
+  bool mpi_barrier = false;  // per call, ccl's calls too between the MPI library's barriers
+  bool persistent = false;   // also time ccl's persistent form against its blocking one
+  std::string peer;  // the peer's name in the CSV (perf/run_peers.sh: tuned, sm, mpich, ...)
 };
 
 // The command line of `program`; `known(name)` says whether --only may name a case. Throws
@@ -126,7 +126,9 @@ inline double time_calls(const std::function<void()>& f, int iters) {
 struct PerCall {
   double avg, max;
 };
-inline void mpi_barrier() { PMPI_Barrier(MPI_COMM_WORLD); }
+inline void mpi_barrier() {
+  PMPI_Barrier(MPI_COMM_WORLD);
+}
 inline PerCall time_each_call(const std::function<void(int)>& f, int iters,
                               const std::function<void()>& barrier = mpi_barrier) {
   for (int i = 0; i < warm_up_calls(iters); ++i) {
@@ -193,7 +195,9 @@ inline void time_in_turns(const std::function<void()>& a, const std::function<vo
                           int reps, std::vector<double>& a_times, std::vector<double>& b_times,
                           std::vector<double>& b_again) {
   in_turns(reps, [&](int which) {
-    (which == 0 ? a_times : which == 1 ? b_times : b_again)
+    (which == 0   ? a_times
+     : which == 1 ? b_times
+                  : b_again)
         .push_back(time_calls(which == 0 ? a : b, iters));
   });
 }
@@ -215,7 +219,9 @@ inline void time_each_in_turns(const std::function<void(int)>& a, const std::fun
                                const std::function<void()>& a_barrier = mpi_barrier,
                                const std::function<void()>& b_barrier = mpi_barrier) {
   in_turns(reps, [&](int which) {
-    (which == 0 ? a_times : which == 1 ? b_times : b_again)
+    (which == 0   ? a_times
+     : which == 1 ? b_times
+                  : b_again)
         .add(which == 0 ? time_each_call(a, iters, a_barrier)
                         : time_each_call(b, iters, b_barrier));
   });

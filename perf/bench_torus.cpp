@@ -40,7 +40,8 @@ std::vector<std::string> split(const std::string& text) {
 double positive(const std::string& flag, const std::string& v) {
   char* end = nullptr;
   const double x = std::strtod(v.c_str(), &end);
-  if (end == v.c_str() || *end != '\0' || !(x > 0)) throw ccl::Error("ccl-bench-torus: " + flag + " " + v + ": not a positive number");
+  if (end == v.c_str() || *end != '\0' || !(x > 0))
+    throw ccl::Error("ccl-bench-torus: " + flag + " " + v + ": not a positive number");
   return x;
 }
 
@@ -62,7 +63,8 @@ Options parse(int argc, char** argv) {
       o.links.bandwidth = positive(a, v);
     } else {
       throw ccl::Error("ccl-bench-torus: unknown option '" + a +
-                       "' (use --csv FILE, --block-bytes N, --shapes A,B,..., --latency S, --link-bandwidth B/S)");
+                       "' (use --csv FILE, --block-bytes N, --shapes A,B,..., --latency S, "
+                       "--link-bandwidth B/S)");
     }
   }
   return o;
@@ -75,15 +77,19 @@ int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
     ccl::grids::register_torus_algorithms();
     FILE* csv = o.csv.empty() ? nullptr : std::fopen(o.csv.c_str(), "w");
-    if (!o.csv.empty() && csv == nullptr) throw ccl::Error("ccl-bench-torus: cannot write " + o.csv);
-    if (csv != nullptr) std::fprintf(csv, "torus,nodes,algorithm,rounds,messages,hops,seconds,bound_seconds,efficiency\n");
+    if (!o.csv.empty() && csv == nullptr)
+      throw ccl::Error("ccl-bench-torus: cannot write " + o.csv);
+    if (csv != nullptr)
+      std::fprintf(csv,
+                   "torus,nodes,algorithm,rounds,messages,hops,seconds,bound_seconds,efficiency\n");
     std::string best_line;
     for (const std::string& text : o.shapes) {
       const ccl::grids::Cartesian torus = ccl::grids::Cartesian::parse(text);
       std::printf("%-16s %6d nodes:", torus.str().c_str(), torus.size());
       double best = 0;
       std::string best_name;
-      for (const char* name : {"ring", "bruck", "recursive_doubling", "torus_qcdoc", "torus_multilink"}) {
+      for (const char* name :
+           {"ring", "bruck", "recursive_doubling", "torus_qcdoc", "torus_multilink"}) {
         const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, name);
         ccl::Shape s;
         s.kind = ccl::CollKind::concat;
@@ -93,12 +99,14 @@ int main(int argc, char** argv) {
         s.torus.assign(torus.dims().begin(), torus.dims().end());
         const auto params = a->candidates(s);
         if (params.empty()) continue;
-        const auto run = ccl::grids::simulate_concat(torus, *a, params.front(), o.block_bytes, o.links);
+        const auto run =
+            ccl::grids::simulate_concat(torus, *a, params.front(), o.block_bytes, o.links);
         std::printf("  %s %.0f%%", name, 100 * run.efficiency());
         std::fflush(stdout);
         if (csv != nullptr) {
-          std::fprintf(csv, "%s,%d,%s,%zu,%zu,%zu,%.6e,%.6e,%.4f\n", torus.str().c_str(), torus.size(), name, run.rounds,
-                       run.messages, run.hops, run.seconds, run.bound_seconds, run.efficiency());
+          std::fprintf(csv, "%s,%d,%s,%zu,%zu,%zu,%.6e,%.6e,%.4f\n", torus.str().c_str(),
+                       torus.size(), name, run.rounds, run.messages, run.hops, run.seconds,
+                       run.bound_seconds, run.efficiency());
         }
         if (run.efficiency() > best) {
           best = run.efficiency();
@@ -106,11 +114,13 @@ int main(int argc, char** argv) {
         }
       }
       std::printf("\n");
-      best_line += (best_line.empty() ? "" : ", ") + torus.str() + " " + best_name + " " + std::to_string(static_cast<int>(100 * best + 0.5)) + "%";
+      best_line += (best_line.empty() ? "" : ", ") + torus.str() + " " + best_name + " " +
+                   std::to_string(static_cast<int>(100 * best + 0.5)) + "%";
     }
     if (csv != nullptr) std::fclose(csv);
-    std::printf("ccl-bench-torus: %zu B per node, efficiency against the bound, best per torus: %s\n", o.block_bytes,
-                best_line.c_str());
+    std::printf(
+        "ccl-bench-torus: %zu B per node, efficiency against the bound, best per torus: %s\n",
+        o.block_bytes, best_line.c_str());
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -6,6 +6,7 @@ CCL_PACKAGES=(cmake g++ make openmpi-bin libopenmpi-dev libfftw3-dev libfftw3-mp
   # the default mpicxx/mpirun (Debian's alternatives rank it higher)
   libtrilinos-kokkos-dev libgtest-dev googletest libbenchmark-dev gnuplot-nox
   clang libclang-rt-dev  # libFuzzer test; clang only recommends the runtime (libclang_rt.fuzzer)
+  clang-format  # the format check (tests/format_check.sh)
   lammps lammps-examples hpcc  # unmodified MPI programs the drop-in (libccl_mpi) is tested under
   libsimgrid-dev  # SMPI (smpirun, smpicxx): the MD app on simulated torus partitions. Debian's
   # "simgrid" is only a name libsimgrid-dev provides: dpkg never reports it installed

@@ -49,4 +49,5 @@ inline double median(std::vector<double> v) {
 
 // Measures a profile for every algorithm that applies on group w and stores it in m (α, β, γ
 // must already be set). Collective over w; prints one line per algorithm to `log` on rank 0.
-void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool quick, std::FILE* log);
+void measure_algorithm_profiles(const ccl::Group& w, ccl::MachineModel& m, bool quick,
+                                std::FILE* log);

@@ -18,8 +18,8 @@
 
 #include <mpi.h>
 
-#include "ccl/ccl.hpp"
 #include "algorithm_profiles.hpp"
+#include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
 
 namespace {
@@ -55,13 +55,17 @@ int main(int argc, char** argv) {
       profiles = false;
     } else {
       if (w.rank() == 0) {
-        std::fprintf(stderr, "ccl-calibrate: unknown option '%s' (use --output FILE, --quick, --no-profiles)\n", a.c_str());
+        std::fprintf(
+            stderr,
+            "ccl-calibrate: unknown option '%s' (use --output FILE, --quick, --no-profiles)\n",
+            a.c_str());
       }
       return 2;
     }
   }
   if (w.size() < 2) {
-    std::fprintf(stderr, "ccl-calibrate: run it on at least 2 ranks (mpirun -np 2 ccl-calibrate)\n");
+    std::fprintf(stderr,
+                 "ccl-calibrate: run it on at least 2 ranks (mpirun -np 2 ccl-calibrate)\n");
     return 2;
   }
 
@@ -81,8 +85,9 @@ int main(int argc, char** argv) {
   std::vector<double> a(n, 1.0), b(n, 2.0);
   const ccl::ReduceKernel k = ccl::make_kernel<double>(ccl::sum);
   const double t_reduce = per_call(w, 200, 5, [&] {
-    k.apply(reinterpret_cast<const std::byte*>(a.data()), reinterpret_cast<const std::byte*>(b.data()),
-            reinterpret_cast<std::byte*>(b.data()), n);
+    k.apply(reinterpret_cast<const std::byte*>(a.data()),
+            reinterpret_cast<const std::byte*>(b.data()), reinterpret_cast<std::byte*>(b.data()),
+            n);
   });
   m.gamma = t_reduce / static_cast<double>(n * sizeof(double));
   m.source = output;
@@ -90,11 +95,14 @@ int main(int argc, char** argv) {
 
   if (w.rank() == 0) {
     ccl::save_machine_model(m, output);
-    std::printf("ccl-calibrate: %d ranks; shift 8 B %.3f us, 64 KiB %.1f us, 1 MiB %.1f us; "
-                "reduce 1 MiB %.1f us\n",
-                w.size(), t_small * 1e6, t_mid * 1e6, t_large * 1e6, t_reduce * 1e6);
-    std::printf("ccl-calibrate: alpha %.3g s, beta %.3g s/B (%.2f GB/s), gamma %.3g s/B (%.2f GB/s) -> %s\n",
-                m.alpha, m.beta, 1e-9 / m.beta, m.gamma, 1e-9 / m.gamma, output.c_str());
+    std::printf(
+        "ccl-calibrate: %d ranks; shift 8 B %.3f us, 64 KiB %.1f us, 1 MiB %.1f us; "
+        "reduce 1 MiB %.1f us\n",
+        w.size(), t_small * 1e6, t_mid * 1e6, t_large * 1e6, t_reduce * 1e6);
+    std::printf(
+        "ccl-calibrate: alpha %.3g s, beta %.3g s/B (%.2f GB/s), gamma %.3g s/B (%.2f GB/s) -> "
+        "%s\n",
+        m.alpha, m.beta, 1e-9 / m.beta, m.gamma, 1e-9 / m.gamma, output.c_str());
   }
   return 0;
 }

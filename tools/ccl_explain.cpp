@@ -133,9 +133,9 @@ int main(int argc, char** argv) {
     ccl::Shape s;
     s.kind = *kind;
     s.size = static_cast<int>(np);
-    s.root = ccl::is_rooted(*kind) ? static_cast<int>(std::max(root, 0L))
+    s.root = ccl::is_rooted(*kind)          ? static_cast<int>(std::max(root, 0L))
              : *kind == ccl::CollKind::sync ? static_cast<int>(root)
-                                           : 0;
+                                            : 0;
     s.elem = *kind == ccl::CollKind::sync ? 1 : static_cast<std::size_t>(elem);
     s.count = *kind == ccl::CollKind::sync ? 0 : static_cast<std::size_t>(bytes / elem);
     s.commutative = commutative;
@@ -192,19 +192,22 @@ int main(int argc, char** argv) {
           case ccl::SegmentRule::none:
             break;
           case ccl::SegmentRule::streams_lose:
-            std::printf("  not considered: %s, segments of up to %ld bytes, which would stream "
-                        "where one copy costs less\n",
-                        setting.c_str(), direct_above);
+            std::printf(
+                "  not considered: %s, segments of up to %ld bytes, which would stream "
+                "where one copy costs less\n",
+                setting.c_str(), direct_above);
             break;
           case ccl::SegmentRule::one_copy_pair:
-            std::printf("  not considered: %s, segments of one copy each, which the receiver "
-                        "would make one after another\n",
-                        setting.c_str());
+            std::printf(
+                "  not considered: %s, segments of one copy each, which the receiver "
+                "would make one after another\n",
+                setting.c_str());
             break;
           case ccl::SegmentRule::shared_core_short:
-            std::printf("  not considered: %s, segments under %zu bytes, with %ld ranks on %ld "
-                        "cores\n",
-                        setting.c_str(), ccl::kSharedCoreMinSegment, np, cores);
+            std::printf(
+                "  not considered: %s, segments under %zu bytes, with %ld ranks on %ld "
+                "cores\n",
+                setting.c_str(), ccl::kSharedCoreMinSegment, np, cores);
             break;
         }
       }

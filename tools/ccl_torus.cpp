@@ -23,8 +23,8 @@ struct Options {
   std::string shape;
   std::string scheme = "qcdoc";
   std::size_t block_bytes = 1 << 20;
-  double latency = 660e-9;    // the paper's estimate with a minimal software layer
-  double bandwidth = 500e6;   // bytes/s per link and direction
+  double latency = 660e-9;   // the paper's estimate with a minimal software layer
+  double bandwidth = 500e6;  // bytes/s per link and direction
 };
 
 const char* kUsage =
@@ -41,7 +41,8 @@ Options parse(int argc, char** argv) {
     if (i + 1 >= argc) throw ccl::Error("ccl-torus: " + a + " needs a value\n" + kUsage);
     const std::string v = argv[++i];
     if (a == "--scheme") {
-      if (v != "qcdoc" && v != "multilink") throw ccl::Error("ccl-torus: --scheme " + v + ": use qcdoc or multilink");
+      if (v != "qcdoc" && v != "multilink")
+        throw ccl::Error("ccl-torus: --scheme " + v + ": use qcdoc or multilink");
       o.scheme = v;
       continue;
     }
@@ -80,11 +81,12 @@ int main(int argc, char** argv) {
     s.torus.assign(torus.dims().begin(), torus.dims().end());
     const auto steps = ccl::grids::tally_steps(a->build(s, {}), o.block_bytes);
     const int links = torus.torus_links(), diameter = torus.torus_diameter();
-    std::printf("ccl-torus plan %s: %d nodes, %d links per node, diameter %d; %s scheme: %zu steps\n",
-                torus.str().c_str(), torus.size(), links, diameter, o.scheme == "qcdoc" ? "QCDOC" : "multi-link",
-                steps.size());
-    std::printf("block %zu B per node, link %.3g B/s per direction, latency %.3g s\n\n", o.block_bytes,
-                o.bandwidth, o.latency);
+    std::printf(
+        "ccl-torus plan %s: %d nodes, %d links per node, diameter %d; %s scheme: %zu steps\n",
+        torus.str().c_str(), torus.size(), links, diameter,
+        o.scheme == "qcdoc" ? "QCDOC" : "multi-link", steps.size());
+    std::printf("block %zu B per node, link %.3g B/s per direction, latency %.3g s\n\n",
+                o.block_bytes, o.bandwidth, o.latency);
     std::printf("%5s %9s %6s %16s %16s %12s\n", "step", "blocks", "links", "busiest link [B]",
                 "received [B]", "time [us]");
     std::size_t x = 0;
@@ -93,14 +95,18 @@ int main(int argc, char** argv) {
       const auto& t = steps[i];
       x += t.bytes;
       blocks += t.blocks;
-      std::printf("%5zu %9d %6zu %16zu %16zu %12.1f\n", i + 1, t.blocks, t.link_bytes.size(), t.busiest(), t.bytes,
+      std::printf("%5zu %9d %6zu %16zu %16zu %12.1f\n", i + 1, t.blocks, t.link_bytes.size(),
+                  t.busiest(), t.bytes,
                   (o.latency + static_cast<double>(t.busiest()) / o.bandwidth) * 1e6);
     }
-    const auto timing = ccl::grids::lockstep_timing(steps, torus, o.block_bytes, {o.latency, o.bandwidth});
+    const auto timing =
+        ccl::grids::lockstep_timing(steps, torus, o.block_bytes, {o.latency, o.bandwidth});
     std::printf("\ntotal: %ld blocks, x = %zu B received per node\n", blocks, x);
-    std::printf("predicted %.1f us (all links at once, steps in lockstep); bound s*x/n_channels + n_hops*L = "
-                "%.1f us; efficiency %.0f%%\n",
-                timing.seconds * 1e6, timing.bound_seconds * 1e6, 100 * timing.efficiency());
+    std::printf(
+        "predicted %.1f us (all links at once, steps in lockstep); bound s*x/n_channels + n_hops*L "
+        "= "
+        "%.1f us; efficiency %.0f%%\n",
+        timing.seconds * 1e6, timing.bound_seconds * 1e6, 100 * timing.efficiency());
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -17,7 +17,9 @@ namespace {
 
 using I64 = std::int64_t;
 
-I64 value(int member, std::size_t i) { return (member + 1) * 1000 + static_cast<I64>(i); }
+I64 value(int member, std::size_t i) {
+  return (member + 1) * 1000 + static_cast<I64>(i);
+}
 
 std::vector<I64> data(int member, std::size_t n) {
   std::vector<I64> v(n);
@@ -59,7 +61,8 @@ void exercise(const ccl::Group& g, std::size_t n, Checker& check) {
   std::vector<I64> all(Pn * n);
   for (int m = 0; m < P; ++m) {
     auto d = data(m, n);
-    std::copy(d.begin(), d.end(), all.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(m) * n));
+    std::copy(d.begin(), d.end(),
+              all.begin() + static_cast<std::ptrdiff_t>(static_cast<std::size_t>(m) * n));
   }
   std::vector<I64> mine(n, 0);
   ccl::scatter(g, r == root ? all : std::vector<I64>{}, mine, root);
@@ -75,10 +78,13 @@ void exercise(const ccl::Group& g, std::size_t n, Checker& check) {
 
   // index: block j of member i holds value(i, j); member r receives value(i, r) from each i.
   std::vector<I64> idx_in(Pn), idx_out(Pn);
-  for (int j = 0; j < P; ++j) idx_in[static_cast<std::size_t>(j)] = value(r, static_cast<std::size_t>(j));
+  for (int j = 0; j < P; ++j)
+    idx_in[static_cast<std::size_t>(j)] = value(r, static_cast<std::size_t>(j));
   ccl::index(g, idx_in, idx_out);
   bool idx_ok = true;
-  for (int i = 0; i < P; ++i) idx_ok = idx_ok && idx_out[static_cast<std::size_t>(i)] == value(i, static_cast<std::size_t>(r));
+  for (int i = 0; i < P; ++i)
+    idx_ok =
+        idx_ok && idx_out[static_cast<std::size_t>(i)] == value(i, static_cast<std::size_t>(r));
   check.expect(idx_ok, g, "index");
 
   out.assign(n, 0);
@@ -150,8 +156,9 @@ int main(int argc, char** argv) {
   const ccl::Statistics stats = ccl::statistics();  // before the reductions below count in it
   const int failures = ccl::combine_value(world, check.failures, ccl::sum);
   if (world.rank() == 0) {
-    std::printf("ccl-demo: %d ranks, grid %d x %d (rows of %d), %zu iterations, vectors of %zu int64\n",
-                P, (P + cols - 1) / cols, cols, cols, iterations, length);
+    std::printf(
+        "ccl-demo: %d ranks, grid %d x %d (rows of %d), %zu iterations, vectors of %zu int64\n", P,
+        (P + cols - 1) / cols, cols, cols, iterations, length);
   }
   ccl::print_statistics(world, stats, stdout);
   if (world.rank() == 0) {

@@ -128,7 +128,9 @@ RoundScope::RoundScope(MPI_Request handle, int tag, std::optional<std::uint64_t>
     : handle_(handle), tag_(tag), binding_(binding) {
   round_being_started = this;
 }
-RoundScope::~RoundScope() { round_being_started = nullptr; }
+RoundScope::~RoundScope() {
+  round_being_started = nullptr;
+}
 
 void begin_round_on_mpi(MpiCall which, MPI_Request handle, int tag, MPI_Request inner) {
   auto p = std::make_unique<Pending>();
@@ -140,7 +142,9 @@ void begin_round_on_mpi(MpiCall which, MPI_Request handle, int tag, MPI_Request 
   enter(std::move(p)).advance();
 }
 
-void forget_round(MPI_Request handle) { table().erase(handle); }
+void forget_round(MPI_Request handle) {
+  table().erase(handle);
+}
 
 MPI_Request begin_nonblocking(MpiCall which, std::shared_ptr<CommEntry> entry,
                               std::unique_ptr<Plan> plan) {

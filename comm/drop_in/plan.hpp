@@ -2,9 +2,9 @@
 // call may depend on an earlier one's result, as the counts a root broadcasts before a gatherv),
 // and the local work after the last (unpacking, a local reduction, a copy). Temporaries live as
 // long as the plan. A blocking collective's plan lives on the stack of the MPI call (a heap plan
-// and a closure per call cost a small collective a tenth of its time). Blocking collectives run every call inside the MPI call; nonblocking ones
-// take single-call plans only, so a collective never has a ccl call left to start after the
-// user has started others on the same communicator.
+// and a closure per call cost a small collective a tenth of its time). Blocking collectives run
+// every call inside the MPI call; nonblocking ones take single-call plans only, so a collective
+// never has a ccl call left to start after the user has started others on the same communicator.
 #pragma once
 
 #include <mpi.h>

@@ -3,9 +3,9 @@
 
 #include <mpi.h>
 
+#include "ccl/tick_clock.hpp"
 #include "comm_entry.hpp"
 #include "drop_in_state.hpp"
-#include "ccl/tick_clock.hpp"
 #include "usage_report.hpp"
 
 namespace ccl::drop_in {

@@ -5,8 +5,8 @@
 #include <cstring>
 #include <exception>
 
-#include "comm_entry.hpp"
 #include "ccl/copy_bytes.hpp"
+#include "comm_entry.hpp"
 #include "drop_in_state.hpp"
 #include "pending.hpp"
 #include "wrap_common.hpp"

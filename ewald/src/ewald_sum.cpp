@@ -53,20 +53,23 @@ void phase_table(const Positions& x, std::size_t d, double length, int nmax, Tab
 }
 
 // Whether (nx, ny, nz) is in the half space: nx > 0, or nx = 0 and ny > 0, or nx = ny = 0, nz > 0.
-bool in_half_space(int nx, int ny, int nz) { return nx > 0 || (nx == 0 && (ny > 0 || (ny == 0 && nz > 0))); }
+bool in_half_space(int nx, int ny, int nz) {
+  return nx > 0 || (nx == 0 && (ny > 0 || (ny == 0 && nz > 0)));
+}
 
 // exp(i k·r) of the four slots from the phases along x, y, z: (x·y or x·ȳ) · (z or z̄).
 struct Phases {
   double re[4], im[4];
 };
-KOKKOS_INLINE_FUNCTION Phases slot_phases(double xr, double xi, double yr, double yi, double zr, double zi) {
+KOKKOS_INLINE_FUNCTION Phases slot_phases(double xr, double xi, double yr, double yi, double zr,
+                                          double zi) {
   const double pr = xr * yr - xi * yi, pi = xr * yi + xi * yr;  // x·y
   const double mr = xr * yr + xi * yi, mi = xi * yr - xr * yi;  // x·ȳ
   Phases e;
-  e.re[0] = pr * zr - pi * zi, e.im[0] = pr * zi + pi * zr;    // + +
-  e.re[1] = pr * zr + pi * zi, e.im[1] = pi * zr - pr * zi;    // + −
-  e.re[2] = mr * zr - mi * zi, e.im[2] = mr * zi + mi * zr;    // − +
-  e.re[3] = mr * zr + mi * zi, e.im[3] = mi * zr - mr * zi;    // − −
+  e.re[0] = pr * zr - pi * zi, e.im[0] = pr * zi + pi * zr;  // + +
+  e.re[1] = pr * zr + pi * zi, e.im[1] = pi * zr - pr * zi;  // + −
+  e.re[2] = mr * zr - mi * zi, e.im[2] = mr * zi + mi * zr;  // − +
+  e.re[3] = mr * zr + mi * zi, e.im[3] = mi * zr - mr * zi;  // − −
   return e;
 }
 
@@ -107,8 +110,9 @@ std::size_t k_vector_count(const std::vector<KGroup>& groups) {
   return n;
 }
 
-Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& groups, std::size_t begin,
-              std::size_t end, double g, const Vec3& box, double qqr2e, const Forces& f) {
+Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& groups,
+              std::size_t begin, std::size_t end, double g, const Vec3& box, double qqr2e,
+              const Forces& f) {
   Energy out;
   if (begin >= end) return out;
   const std::size_t n = x.extent(0);
@@ -128,8 +132,9 @@ Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& g
     Sums total;
     Kokkos::parallel_reduce(
         "ewald::structure_factors", Kokkos::RangePolicy<Host>(0, n),
-        KOKKOS_LAMBDA(std::size_t i, Sums& sum) {
-          const Phases e = slot_phases(cx(mx, i), sx(mx, i), cy(my, i), sy(my, i), cz(mz, i), sz(mz, i));
+        KOKKOS_LAMBDA(std::size_t i, Sums & sum) {
+          const Phases e =
+              slot_phases(cx(mx, i), sx(mx, i), cy(my, i), sy(my, i), cz(mz, i), sz(mz, i));
           for (int slot = 0; slot < 4; ++slot) {
             sum.v[2 * slot] += q(i) * e.re[slot];
             sum.v[2 * slot + 1] += q(i) * e.im[slot];
@@ -149,9 +154,11 @@ Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& g
     const double kx = grp.kx, ky = grp.ky, kz = grp.kz;
     Kokkos::parallel_for(
         "ewald::kspace_forces", Kokkos::RangePolicy<Host>(0, n), KOKKOS_LAMBDA(std::size_t i) {
-          const Phases e = slot_phases(cx(mx, i), sx(mx, i), cy(my, i), sy(my, i), cz(mz, i), sz(mz, i));
+          const Phases e =
+              slot_phases(cx(mx, i), sx(mx, i), cy(my, i), sy(my, i), cz(mz, i), sz(mz, i));
           double a[4];
-          for (int slot = 0; slot < 4; ++slot) a[slot] = q(i) * (e.im[slot] * coef_re[slot] - e.re[slot] * coef_im[slot]);
+          for (int slot = 0; slot < 4; ++slot)
+            a[slot] = q(i) * (e.im[slot] * coef_re[slot] - e.re[slot] * coef_im[slot]);
           f(i, 0) += kx * (a[0] + a[1] + a[2] + a[3]);
           f(i, 1) += ky * (a[0] + a[1] - a[2] - a[3]);
           f(i, 2) += kz * (a[0] - a[1] + a[2] - a[3]);

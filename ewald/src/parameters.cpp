@@ -22,11 +22,13 @@ double initial_g(double a, double q2, double natoms, double cutoff, double volum
 }
 
 double real_space_error(double g, double q2, double natoms, double cutoff, double volume) {
-  return natoms > 0 ? 2 * q2 * std::exp(-g * g * cutoff * cutoff) / std::sqrt(natoms * cutoff * volume) : 0;
+  return natoms > 0
+             ? 2 * q2 * std::exp(-g * g * cutoff * cutoff) / std::sqrt(natoms * cutoff * volume)
+             : 0;
 }
 
-EwaldParameters choose_ewald(double accuracy_relative, double qqr2e, double sum_q2, std::size_t natoms,
-                             double cutoff, const std::array<double, 3>& box) {
+EwaldParameters choose_ewald(double accuracy_relative, double qqr2e, double sum_q2,
+                             std::size_t natoms, double cutoff, const std::array<double, 3>& box) {
   EwaldParameters p;
   const double a = accuracy_relative * qqr2e;  // two unit charges 1 Å apart
   const double q2 = sum_q2 * qqr2e;

@@ -12,7 +12,9 @@ namespace ewald {
 
 namespace {
 
-int block_lo(int n, int parts, int i) { return static_cast<int>(static_cast<long>(n) * i / parts); }
+int block_lo(int n, int parts, int i) {
+  return static_cast<int>(static_cast<long>(n) * i / parts);
+}
 
 }  // namespace
 
@@ -20,7 +22,8 @@ PencilFft::PencilFft(const ccl::grids::Grid2D& grid, std::array<int, 3> n)
     : row_(grid.row_group()), column_(grid.column_group()), n_(n) {
   const int r = column_.rank(), rows = column_.size(), c = row_.rank(), cols = row_.size();
   for (int d = 0; d < 3; ++d) {
-    if (n[std::size_t(d)] < std::max(rows, cols)) throw std::invalid_argument("PencilFft: mesh smaller than the grid");
+    if (n[std::size_t(d)] < std::max(rows, cols))
+      throw std::invalid_argument("PencilFft: mesh smaller than the grid");
   }
   auto split = [&](MeshBox& b, int axis, int parts, int i) {
     b.lo[std::size_t(axis)] = block_lo(n[std::size_t(axis)], parts, i);
@@ -56,8 +59,9 @@ PencilFft::PencilFft(const ccl::grids::Grid2D& grid, std::array<int, 3> n)
     }
     auto* d = reinterpret_cast<fftw_complex*>(buffer_.data());
     for (int dir = 0; dir < 2; ++dir) {
-      plans_[std::size_t(2 * axis + dir)] = fftw_plan_guru_dft(1, &line, 2, loops, d, d, dir == 0 ? FFTW_FORWARD : FFTW_BACKWARD,
-                                                             FFTW_MEASURE | FFTW_UNALIGNED);
+      plans_[std::size_t(2 * axis + dir)] =
+          fftw_plan_guru_dft(1, &line, 2, loops, d, d, dir == 0 ? FFTW_FORWARD : FFTW_BACKWARD,
+                             FFTW_MEASURE | FFTW_UNALIGNED);
     }
   }
 }
@@ -69,16 +73,18 @@ PencilFft::~PencilFft() {
 }
 
 void PencilFft::fft_lines(std::vector<Complex>& data, int axis, int sign) {
-  auto plan = static_cast<fftw_plan>(plans_[std::size_t(2 * axis + (sign == FFTW_FORWARD ? 0 : 1))]);
+  auto plan =
+      static_cast<fftw_plan>(plans_[std::size_t(2 * axis + (sign == FFTW_FORWARD ? 0 : 1))]);
   auto* d = reinterpret_cast<fftw_complex*>(data.data());
   fftw_execute_dft(plan, d, d);
 }
 
-void PencilFft::transpose(std::vector<Complex>& data, const Layout& from, const Layout& to, int a, int b,
-                          const ccl::Group& g) {
+void PencilFft::transpose(std::vector<Complex>& data, const Layout& from, const Layout& to, int a,
+                          int b, const ccl::Group& g) {
   const int members = g.size(), third = 3 - a - b;
   const auto A = std::size_t(a), B = std::size_t(b), T = std::size_t(third);
-  std::vector<std::size_t> send_counts(static_cast<std::size_t>(members)), recv_counts(send_counts.size());
+  std::vector<std::size_t> send_counts(static_cast<std::size_t>(members)),
+      recv_counts(send_counts.size());
   exchange_.resize(from.box.points());
   std::size_t k = 0;
   // To member p: a in p's block of a, b in this member's block, the third axis as held.
@@ -87,16 +93,20 @@ void PencilFft::transpose(std::vector<Complex>& data, const Layout& from, const 
     const std::size_t begin = k;
     for (int t = from.box.lo[T]; t < from.box.hi[T]; ++t) {
       for (int y = from.box.lo[B]; y < from.box.hi[B]; ++y) {
-        const std::size_t base = std::size_t(t - from.box.lo[T]) * from.stride[T] + std::size_t(y - from.box.lo[B]) * from.stride[B];
-        for (int x = a0; x < a1; ++x) exchange_[k++] = data[base + std::size_t(x - from.box.lo[A]) * from.stride[A]];
+        const std::size_t base = std::size_t(t - from.box.lo[T]) * from.stride[T] +
+                                 std::size_t(y - from.box.lo[B]) * from.stride[B];
+        for (int x = a0; x < a1; ++x)
+          exchange_[k++] = data[base + std::size_t(x - from.box.lo[A]) * from.stride[A]];
       }
     }
     send_counts[std::size_t(p)] = k - begin;
     const int b0 = block_lo(n_[B], members, p), b1 = block_lo(n_[B], members, p + 1);
-    recv_counts[std::size_t(p)] = std::size_t(to.box.size(third)) * std::size_t(b1 - b0) * std::size_t(to.box.size(a));
+    recv_counts[std::size_t(p)] =
+        std::size_t(to.box.size(third)) * std::size_t(b1 - b0) * std::size_t(to.box.size(a));
   }
   received_.resize(to.box.points());
-  ccl::indexv(g, std::span<const Complex>(exchange_.data(), k), send_counts, received_, recv_counts);
+  ccl::indexv(g, std::span<const Complex>(exchange_.data(), k), send_counts, received_,
+              recv_counts);
   data.resize(std::max(data.size(), to.box.points()));
   k = 0;
   // From member p: p's block of b, this member's block of a, in the order p packed them.
@@ -104,8 +114,10 @@ void PencilFft::transpose(std::vector<Complex>& data, const Layout& from, const 
     const int b0 = block_lo(n_[B], members, p), b1 = block_lo(n_[B], members, p + 1);
     for (int t = to.box.lo[T]; t < to.box.hi[T]; ++t) {
       for (int y = b0; y < b1; ++y) {
-        const std::size_t base = std::size_t(t - to.box.lo[T]) * to.stride[T] + std::size_t(y - to.box.lo[B]) * to.stride[B];
-        for (int x = to.box.lo[A]; x < to.box.hi[A]; ++x) data[base + std::size_t(x - to.box.lo[A]) * to.stride[A]] = received_[k++];
+        const std::size_t base = std::size_t(t - to.box.lo[T]) * to.stride[T] +
+                                 std::size_t(y - to.box.lo[B]) * to.stride[B];
+        for (int x = to.box.lo[A]; x < to.box.hi[A]; ++x)
+          data[base + std::size_t(x - to.box.lo[A]) * to.stride[A]] = received_[k++];
       }
     }
   }

@@ -24,13 +24,20 @@ int stencil(double u, int order, double* weight) {
   return static_cast<int>(base);
 }
 
-double sinc(double x) { return x == 0 ? 1 : std::sin(x) / x; }
+double sinc(double x) {
+  return x == 0 ? 1 : std::sin(x) / x;
+}
 
 }  // namespace
 
 Pppm::Pppm(const PppmParameters& params, const std::array<double, 3>& box,
            const std::array<double, 3>& lo, double qqr2e, ccl::grids::Grid2D grid)
-    : box_(box), lo_(lo), qqr2e_(qqr2e), params_(params), grid_(std::move(grid)), fft_(grid_, params_.mesh) {
+    : box_(box),
+      lo_(lo),
+      qqr2e_(qqr2e),
+      params_(params),
+      grid_(std::move(grid)),
+      fft_(grid_, params_.mesh) {
   influence();
 }
 
@@ -43,7 +50,8 @@ double Pppm::wave_number(int d, int index) const {
 void Pppm::influence() {
   for (std::size_t d = 0; d < 3; ++d) {
     wave_numbers_[d].resize(std::size_t(params_.mesh[d]));
-    for (int i = 0; i < params_.mesh[d]; ++i) wave_numbers_[d][std::size_t(i)] = wave_number(int(d), i);
+    for (int i = 0; i < params_.mesh[d]; ++i)
+      wave_numbers_[d][std::size_t(i)] = wave_number(int(d), i);
   }
   const MeshBox& zb = fft_.z_pencil();
   const int order = params_.order;
@@ -53,11 +61,13 @@ void Pppm::influence() {
   for (std::size_t d = 0; d < 3; ++d) {
     const int n = params_.mesh[d];
     const double h = box_[d] / n;
-    images[d] = std::max(2, static_cast<int>(g * box_[d] / (M_PI * n) * std::pow(-std::log(1e-7), 0.25)));
+    images[d] =
+        std::max(2, static_cast<int>(g * box_[d] / (M_PI * n) * std::pow(-std::log(1e-7), 0.25)));
     denominator[d].resize(std::size_t(n));
     for (int i = 0; i < n; ++i) {
       double sum = 0;
-      for (int m = -50; m <= 50; ++m) sum += std::pow(sinc(0.5 * h * (wave_number(int(d), i) + 2 * M_PI * m / h)), 2 * order);
+      for (int m = -50; m <= 50; ++m)
+        sum += std::pow(sinc(0.5 * h * (wave_number(int(d), i) + 2 * M_PI * m / h)), 2 * order);
       denominator[d][std::size_t(i)] = sum;
     }
   }
@@ -117,7 +127,10 @@ void Pppm::find_stencils(const Positions& x) {
     bool reaches = true;
     for (int d = 2; d >= 0 && reaches; --d) {
       const int mesh = params_.mesh[std::size_t(d)];
-      first[d] = ((stencil(mesh_coordinate(x(i, std::size_t(d)), std::size_t(d)), order, w[d]) % mesh) + mesh) % mesh;
+      first[d] =
+          ((stencil(mesh_coordinate(x(i, std::size_t(d)), std::size_t(d)), order, w[d]) % mesh) +
+           mesh) %
+          mesh;
       if (d == 0) break;  // x-pencils hold every x
       reaches = false;
       for (int m = 0, point = first[d]; m < order; ++m, point = point == 0 ? mesh - 1 : point - 1) {
@@ -155,8 +168,10 @@ void Pppm::for_my_points(Visit&& visit, Done&& done) const {
       for (std::size_t my = 0; my < order; ++my) {
         if (iy[my] < xb.lo[1] || iy[my] >= xb.hi[1]) continue;
         const double wyz = wz[mz] * wy[my];
-        const std::size_t row = (std::size_t(iz[mz] - xb.lo[2]) * ny + std::size_t(iy[my] - xb.lo[1])) * nx;
-        for (std::size_t mx = 0; mx < order; ++mx) visit(i, row + std::size_t(ix[mx]), wyz * wx[mx]);
+        const std::size_t row =
+            (std::size_t(iz[mz] - xb.lo[2]) * ny + std::size_t(iy[my] - xb.lo[1])) * nx;
+        for (std::size_t mx = 0; mx < order; ++mx)
+          visit(i, row + std::size_t(ix[mx]), wyz * wx[mx]);
       }
     }
     done(i);
@@ -166,7 +181,8 @@ void Pppm::for_my_points(Visit&& visit, Done&& done) const {
 void Pppm::spread(const Positions& x, const Charges& q) {
   find_stencils(x);
   density_.assign(fft_.x_pencil().points(), 0.0);
-  for_my_points([&](std::size_t i, std::size_t p, double w) { density_[p] += q(i) * w; }, [](std::size_t) {});
+  for_my_points([&](std::size_t i, std::size_t p, double w) { density_[p] += q(i) * w; },
+                [](std::size_t) {});
   mesh_.assign(density_.begin(), density_.end());
 }
 

@@ -15,7 +15,8 @@ constexpr double kA[8][7] = {
     {1.0 / 50.0, 5.0 / 294.0},
     {1.0 / 588.0, 7.0 / 1440.0, 21.0 / 3872.0},
     {1.0 / 4320.0, 3.0 / 1936.0, 7601.0 / 2271360.0, 143.0 / 28800.0},
-    {1.0 / 23232.0, 7601.0 / 13628160.0, 143.0 / 69120.0, 517231.0 / 106536960.0, 106640677.0 / 11737571328.0},
+    {1.0 / 23232.0, 7601.0 / 13628160.0, 143.0 / 69120.0, 517231.0 / 106536960.0,
+     106640677.0 / 11737571328.0},
     {691.0 / 68140800.0, 13.0 / 57600.0, 47021.0 / 35512320.0, 9694607.0 / 2095994880.0,
      733191589.0 / 59609088000.0, 326190917.0 / 11700633600.0},
     {1.0 / 345600.0, 3617.0 / 35512320.0, 745739.0 / 838397952.0, 56399353.0 / 12773376000.0,
@@ -25,11 +26,12 @@ constexpr double kA[8][7] = {
 double kspace_error_1d(double h, double length, double g, int order, double q2, double natoms) {
   double sum = 0;
   for (int m = 0; m < order; ++m) sum += kA[order][m] * std::pow(h * g, 2.0 * m);
-  return q2 * std::pow(h * g, order) * std::sqrt(g * length * std::sqrt(2 * M_PI) * sum / natoms) / (length * length);
+  return q2 * std::pow(h * g, order) * std::sqrt(g * length * std::sqrt(2 * M_PI) * sum / natoms) /
+         (length * length);
 }
 
-double kspace_error(const std::array<int, 3>& mesh, const std::array<double, 3>& box, double g, int order, double q2,
-                    double natoms) {
+double kspace_error(const std::array<int, 3>& mesh, const std::array<double, 3>& box, double g,
+                    int order, double q2, double natoms) {
   double sum = 0;
   for (std::size_t d = 0; d < 3; ++d) {
     const double e = kspace_error_1d(box[d] / mesh[d], box[d], g, order, q2, natoms);
@@ -47,8 +49,9 @@ bool only_2_3_5(int n) {
 
 }  // namespace
 
-PppmParameters choose_pppm(double accuracy_relative, double qqr2e, double sum_q2, std::size_t natoms, double cutoff,
-                           const std::array<double, 3>& box, int order, const std::array<int, 3>& mesh) {
+PppmParameters choose_pppm(double accuracy_relative, double qqr2e, double sum_q2,
+                           std::size_t natoms, double cutoff, const std::array<double, 3>& box,
+                           int order, const std::array<int, 3>& mesh) {
   PppmParameters p;
   p.order = order;
   const double a = accuracy_relative * qqr2e;
@@ -71,7 +74,8 @@ PppmParameters choose_pppm(double accuracy_relative, double qqr2e, double sum_q2
     double lo = p.g / 10, hi = p.g * 10;
     for (int it = 0; it < 200; ++it) {
       const double mid = std::sqrt(lo * hi);
-      const double f = real_space_error(mid, q2, n, cutoff, volume) - kspace_error(p.mesh, box, mid, order, q2, n);
+      const double f = real_space_error(mid, q2, n, cutoff, volume) -
+                       kspace_error(p.mesh, box, mid, order, q2, n);
       (f > 0 ? lo : hi) = mid;
     }
     p.g = std::sqrt(lo * hi);

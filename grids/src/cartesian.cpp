@@ -10,7 +10,9 @@ namespace ccl::grids {
 
 namespace {
 
-int wrap(int x, int n) { return ((x % n) + n) % n; }
+int wrap(int x, int n) {
+  return ((x % n) + n) % n;
+}
 
 }  // namespace
 
@@ -18,9 +20,12 @@ Cartesian::Cartesian(std::vector<int> dims) : dims_(std::move(dims)) {
   if (dims_.empty()) throw Error("ccl::grids: a shape needs at least one dimension");
   long long size = 1;
   for (int d : dims_) {
-    if (d < 1) throw Error("ccl::grids: dimension " + std::to_string(d) + " in a shape (each must be at least 1)");
+    if (d < 1)
+      throw Error("ccl::grids: dimension " + std::to_string(d) +
+                  " in a shape (each must be at least 1)");
     size *= d;
-    if (size > std::numeric_limits<int>::max()) throw Error("ccl::grids: shape " + str() + " is too large");
+    if (size > std::numeric_limits<int>::max())
+      throw Error("ccl::grids: shape " + str() + " is too large");
   }
   size_ = static_cast<int>(size);
 }
@@ -119,7 +124,8 @@ int Cartesian::neighbour(int rank, int d, int step) const {
 
 void Cartesian::check_free(const std::vector<bool>& free) const {
   if (free.size() != dims_.size()) {
-    throw Error("ccl::grids: " + std::to_string(free.size()) + " free/fixed flags for shape " + str());
+    throw Error("ccl::grids: " + std::to_string(free.size()) + " free/fixed flags for shape " +
+                str());
   }
 }
 

@@ -21,12 +21,19 @@ namespace ccl::grids {
 
 namespace {
 
-Schedule build(const Shape& s, const Params&) { return build_from_plan(cached_plan<MultilinkPlan>(s.torus), s, "torus_multilink"); }
-Cost cost(const Shape& s, const Params&) { return cost_of_plan(cached_plan<MultilinkPlan>(s.torus), s); }
-Cost multiport(const Shape& s, const Params&) { return multiport_cost_of_plan(cached_plan<MultilinkPlan>(s.torus), s); }
+Schedule build(const Shape& s, const Params&) {
+  return build_from_plan(cached_plan<MultilinkPlan>(s.torus), s, "torus_multilink");
+}
+Cost cost(const Shape& s, const Params&) {
+  return cost_of_plan(cached_plan<MultilinkPlan>(s.torus), s);
+}
+Cost multiport(const Shape& s, const Params&) {
+  return multiport_cost_of_plan(cached_plan<MultilinkPlan>(s.torus), s);
+}
 
 }  // namespace
 
-const Algorithm concat_torus_multilink{"torus_multilink", CollKind::concat, build, cost, torus_candidates, nullptr, multiport};
+const Algorithm concat_torus_multilink{"torus_multilink", CollKind::concat, build,    cost,
+                                       torus_candidates,  nullptr,          multiport};
 
 }  // namespace ccl::grids

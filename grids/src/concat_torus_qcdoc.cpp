@@ -21,12 +21,19 @@ namespace ccl::grids {
 
 namespace {
 
-Schedule build(const Shape& s, const Params&) { return build_from_plan(cached_plan<QcdocPlan>(s.torus), s, "torus_qcdoc"); }
-Cost cost(const Shape& s, const Params&) { return cost_of_plan(cached_plan<QcdocPlan>(s.torus), s); }
-Cost multiport(const Shape& s, const Params&) { return multiport_cost_of_plan(cached_plan<QcdocPlan>(s.torus), s); }
+Schedule build(const Shape& s, const Params&) {
+  return build_from_plan(cached_plan<QcdocPlan>(s.torus), s, "torus_qcdoc");
+}
+Cost cost(const Shape& s, const Params&) {
+  return cost_of_plan(cached_plan<QcdocPlan>(s.torus), s);
+}
+Cost multiport(const Shape& s, const Params&) {
+  return multiport_cost_of_plan(cached_plan<QcdocPlan>(s.torus), s);
+}
 
 }  // namespace
 
-const Algorithm concat_torus_qcdoc{"torus_qcdoc", CollKind::concat, build, cost, torus_candidates, nullptr, multiport};
+const Algorithm concat_torus_qcdoc{"torus_qcdoc",    CollKind::concat, build,    cost,
+                                   torus_candidates, nullptr,          multiport};
 
 }  // namespace ccl::grids

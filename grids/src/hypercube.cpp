@@ -10,7 +10,8 @@ namespace {
 
 int dims_of(int size) {
   if (size < 1 || !std::has_single_bit(static_cast<unsigned>(size))) {
-    throw Error("ccl::grids::Hypercube: " + std::to_string(size) + " members is not a power of two");
+    throw Error("ccl::grids::Hypercube: " + std::to_string(size) +
+                " members is not a power of two");
   }
   return std::countr_zero(static_cast<unsigned>(size));
 }
@@ -29,8 +30,8 @@ int Hypercube::neighbour_of(int rank, int i) const {
 
 Split Hypercube::subcube_split(int dims, int rank, const std::vector<bool>& free) {
   if (static_cast<int>(free.size()) != dims) {
-    throw Error("ccl::grids::Hypercube: " + std::to_string(free.size()) + " free/fixed flags for a " +
-                std::to_string(dims) + "-cube");
+    throw Error("ccl::grids::Hypercube: " + std::to_string(free.size()) +
+                " free/fixed flags for a " + std::to_string(dims) + "-cube");
   }
   Split s;
   int next_bit = 0;

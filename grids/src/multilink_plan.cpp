@@ -59,7 +59,9 @@ class Flow {
     for (int& i = next_[static_cast<std::size_t>(v)]; i < static_cast<int>(list.size()); ++i) {
       const int e = list[static_cast<std::size_t>(i)];
       Edge& x = edges_[static_cast<std::size_t>(e)];
-      if (x.cap <= eps || level_[static_cast<std::size_t>(x.to)] != level_[static_cast<std::size_t>(v)] + 1) continue;
+      if (x.cap <= eps ||
+          level_[static_cast<std::size_t>(x.to)] != level_[static_cast<std::size_t>(v)] + 1)
+        continue;
       if (const double got = push(x.to, t, std::min(f, x.cap), eps); got > eps) {
         x.cap -= got;
         edges_[static_cast<std::size_t>(e ^ 1)].cap += got;
@@ -75,14 +77,16 @@ class Flow {
 
 // Blocks of one step with the same usable links.
 struct Class {
-  std::vector<int> links;  // link indices, ascending
+  std::vector<int> links;           // link indices, ascending
   std::vector<std::size_t> blocks;  // indices into the step's displacements
 };
 
 // The flow of each class to each of its links when every link may carry at most `cap` blocks;
 // returns the blocks moved.
-double spread(const std::vector<Class>& classes, int links, double cap, std::vector<std::vector<double>>* out) {
-  const int source = 0, sink = 1, first_class = 2, first_link = 2 + static_cast<int>(classes.size());
+double spread(const std::vector<Class>& classes, int links, double cap,
+              std::vector<std::vector<double>>* out) {
+  const int source = 0, sink = 1, first_class = 2,
+            first_link = 2 + static_cast<int>(classes.size());
   Flow f(first_link + links);
   std::vector<std::vector<int>> edge(classes.size());
   double total = 0;
@@ -90,7 +94,8 @@ double spread(const std::vector<Class>& classes, int links, double cap, std::vec
     const double n = static_cast<double>(classes[c].blocks.size());
     total += n;
     f.add(source, first_class + static_cast<int>(c), n);
-    for (int l : classes[c].links) edge[c].push_back(f.add(first_class + static_cast<int>(c), first_link + l, n));
+    for (int l : classes[c].links)
+      edge[c].push_back(f.add(first_class + static_cast<int>(c), first_link + l, n));
   }
   for (int l = 0; l < links; ++l) f.add(first_link + l, sink, cap);
   const double moved = f.run(source, sink, 1e-12 * std::max(total, 1.0));
@@ -111,12 +116,15 @@ std::vector<std::uint32_t> units_of(const std::vector<double>& weights, std::uin
   std::vector<std::pair<double, std::size_t>> rest;
   std::uint32_t given = 0;
   for (std::size_t i = 0; i < weights.size(); ++i) {
-    const double exact = sum > 0 ? weights[i] / sum * units : static_cast<double>(units) / static_cast<double>(weights.size());
+    const double exact = sum > 0 ? weights[i] / sum * units
+                                 : static_cast<double>(units) / static_cast<double>(weights.size());
     out[i] = static_cast<std::uint32_t>(std::floor(exact));
     given += out[i];
     rest.emplace_back(exact - out[i], i);
   }
-  std::sort(rest.begin(), rest.end(), [](const auto& a, const auto& b) { return a.first != b.first ? a.first > b.first : a.second < b.second; });
+  std::sort(rest.begin(), rest.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
   for (std::size_t i = 0; given < units; ++i, ++given) ++out[rest[i % rest.size()].second];
   return out;
 }
@@ -165,7 +173,8 @@ MultilinkPlan::MultilinkPlan(const Cartesian& torus) : TorusPlan(torus) {
         std::uint32_t first = 0;
         for (std::size_t l = 0; l < classes[c].links.size(); ++l) {
           if (units[l] == 0) continue;
-          arrivals_[s].push_back(Piece{blocks[i], Link::of(classes[c].links[l]), first, units[l], kUnits});
+          arrivals_[s].push_back(
+              Piece{blocks[i], Link::of(classes[c].links[l]), first, units[l], kUnits});
           first += units[l];
         }
       }

@@ -38,7 +38,8 @@ QcdocPlan::QcdocPlan(const Cartesian& torus) : TorusPlan(torus) {
     const auto den = static_cast<std::uint32_t>(2 * ties);
     std::uint32_t first = 0;
     for (const Link& l : through) {
-      const std::uint32_t units = antipodal(l.dim, displacement[static_cast<std::size_t>(l.dim)]) ? 1 : 2;
+      const std::uint32_t units =
+          antipodal(l.dim, displacement[static_cast<std::size_t>(l.dim)]) ? 1 : 2;
       arrivals_[step].push_back(Piece{displacement, l, first, units, den});
       first += units;
     }

@@ -38,8 +38,9 @@ std::vector<Params> torus_candidates(const Shape& s) {
 
 Torus::Torus(const Group& g, Cartesian shape) : group_(g), shape_(std::move(shape)) {
   if (shape_.size() != g.size()) {
-    throw Error("ccl::grids::Torus: torus " + shape_.str() + " has " + std::to_string(shape_.size()) +
-                " members; the group has " + std::to_string(g.size()));
+    throw Error("ccl::grids::Torus: torus " + shape_.str() + " has " +
+                std::to_string(shape_.size()) + " members; the group has " +
+                std::to_string(g.size()));
   }
   register_torus_algorithms();
   group_.set_torus(std::vector<int>(shape_.dims().begin(), shape_.dims().end()));
@@ -64,8 +65,12 @@ Group Torus::sub(const std::vector<bool>& free) const {
   return form(group_, s, group_.label() + " sub-torus " + std::to_string(s.color));
 }
 
-Group Torus::line(int d) const { return sub(line_flags(shape_.ndims(), d)); }
-Group Torus::slab(int d) const { return sub(slab_flags(shape_.ndims(), d)); }
+Group Torus::line(int d) const {
+  return sub(line_flags(shape_.ndims(), d));
+}
+Group Torus::slab(int d) const {
+  return sub(slab_flags(shape_.ndims(), d));
+}
 
 std::vector<Group> Torus::sub_all(sim::World& world, std::span<const Group> views,
                                   const Cartesian& shape, const std::vector<bool>& free) {

@@ -67,7 +67,8 @@ class Simulation {
     }
     NetworkRun r;
     for (const Member& m : members) {
-      if (m.round + 1 < m.round_first.size()) throw Error("ccl::grids: torus network: a member never finished (deadlock)");
+      if (m.round + 1 < m.round_first.size())
+        throw Error("ccl::grids: torus network: a member never finished (deadlock)");
       r.rounds = std::max(r.rounds, m.transfer_rounds);
       for (double t : m.done_at) r.seconds = std::max(r.seconds, t);
     }
@@ -134,7 +135,8 @@ class Simulation {
   }
 
   std::size_t link(int node, int dim, int dir) const {
-    return (static_cast<std::size_t>(node) * k_ + static_cast<std::size_t>(dim)) * 2 + (dir > 0 ? 0 : 1);
+    return (static_cast<std::size_t>(node) * k_ + static_cast<std::size_t>(dim)) * 2 +
+           (dir > 0 ? 0 : 1);
   }
 
   // The message is at its node at time `at`, ready for its next hop, or delivered.
@@ -185,9 +187,9 @@ class Simulation {
 
   const Cartesian& t_;
   TorusLinks l_;
-  std::size_t k_;                 // dimensions
-  std::vector<int> coords_;       // per node, k_ each
-  std::vector<int> neighbours_;   // per link
+  std::size_t k_;                // dimensions
+  std::vector<int> coords_;      // per node, k_ each
+  std::vector<int> neighbours_;  // per link
   std::vector<Member>* members_ = nullptr;
   std::vector<double> link_free_;
   std::vector<Message> messages_in_flight_;
@@ -205,8 +207,8 @@ double concat_bound(const Cartesian& torus, std::size_t block_bytes, const Torus
   return (channels > 0 ? x / (links.bandwidth * channels) : 0.0) + diameter * links.latency;
 }
 
-NetworkRun simulate_concat(const Cartesian& torus, const Algorithm& a, const Params& p, std::size_t block_bytes,
-                           const TorusLinks& links) {
+NetworkRun simulate_concat(const Cartesian& torus, const Algorithm& a, const Params& p,
+                           std::size_t block_bytes, const TorusLinks& links) {
   const int P = torus.size();
   std::vector<Member> members(static_cast<std::size_t>(P));
   for (int r = 0; r < P; ++r) {

@@ -7,16 +7,22 @@ namespace ccl::grids {
 namespace {
 
 // Bytes [begin, end) of a b-byte block that a share covers.
-std::size_t share_begin(const Piece& p, std::size_t b) { return b * p.first / p.den; }
-std::size_t share_end(const Piece& p, std::size_t b) { return b * (p.first + p.units) / p.den; }
+std::size_t share_begin(const Piece& p, std::size_t b) {
+  return b * p.first / p.den;
+}
+std::size_t share_end(const Piece& p, std::size_t b) {
+  return b * (p.first + p.units) / p.den;
+}
 
 // Per step and link: the bytes of the message on that link.
 std::vector<std::vector<std::size_t>> link_bytes(const TorusPlan& plan, std::size_t b) {
-  std::vector<std::vector<std::size_t>> bytes(static_cast<std::size_t>(plan.steps()),
-                                              std::vector<std::size_t>(2 * static_cast<std::size_t>(plan.torus().ndims()), 0));
+  std::vector<std::vector<std::size_t>> bytes(
+      static_cast<std::size_t>(plan.steps()),
+      std::vector<std::size_t>(2 * static_cast<std::size_t>(plan.torus().ndims()), 0));
   for (int s = 0; s < plan.steps(); ++s) {
     for (const Piece& p : plan.arrivals(s)) {
-      bytes[static_cast<std::size_t>(s)][static_cast<std::size_t>(p.link.index())] += share_end(p, b) - share_begin(p, b);
+      bytes[static_cast<std::size_t>(s)][static_cast<std::size_t>(p.link.index())] +=
+          share_end(p, b) - share_begin(p, b);
     }
   }
   return bytes;
@@ -69,7 +75,9 @@ Schedule build_from_plan(const TorusPlan& plan, const Shape& s, std::string_view
     // Pack, for each link's far end, the shares it gets through that link.
     std::vector<std::size_t> start(static_cast<std::size_t>(links), 0), at(start.size(), 0);
     for (int l = 1; l < links; ++l) {
-      start[static_cast<std::size_t>(l)] = start[static_cast<std::size_t>(l) - 1] + bytes[static_cast<std::size_t>(step)][static_cast<std::size_t>(l) - 1];
+      start[static_cast<std::size_t>(l)] =
+          start[static_cast<std::size_t>(l) - 1] +
+          bytes[static_cast<std::size_t>(step)][static_cast<std::size_t>(l) - 1];
     }
     for (const Piece& p : plan.arrivals(step)) {
       const int to = torus.neighbour(s.rank, p.link.dim, p.link.dir);
@@ -82,7 +90,9 @@ Schedule build_from_plan(const TorusPlan& plan, const Shape& s, std::string_view
     for (int l = 0; l < links; ++l) {
       const std::size_t n = bytes[static_cast<std::size_t>(step)][static_cast<std::size_t>(l)];
       const Link link = Link::of(l);
-      if (n > 0) b.send(torus.neighbour(s.rank, link.dim, link.dir), scratch.sub(start[static_cast<std::size_t>(l)], n));
+      if (n > 0)
+        b.send(torus.neighbour(s.rank, link.dim, link.dir),
+               scratch.sub(start[static_cast<std::size_t>(l)], n));
     }
     for (int l = 0; l < links; ++l) {
       const std::size_t n = bytes[static_cast<std::size_t>(step)][static_cast<std::size_t>(l)];

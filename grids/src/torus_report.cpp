@@ -15,7 +15,8 @@ std::vector<StepTally> tally_steps(const Schedule& s, std::size_t block_bytes) {
     // A round first unpacks (scratch into the receive buffer) what the previous one received.
     std::set<std::size_t> blocks;
     for (const Step& st : s.round(r)) {
-      if (st.kind == StepKind::copy && st.src.buffer == Buffer::scratch && st.dst.buffer == Buffer::recv) {
+      if (st.kind == StepKind::copy && st.src.buffer == Buffer::scratch &&
+          st.dst.buffer == Buffer::recv) {
         blocks.insert(block_bytes > 0 ? st.dst.offset / block_bytes : 0);
       }
     }
@@ -31,10 +32,11 @@ std::vector<StepTally> tally_steps(const Schedule& s, std::size_t block_bytes) {
   return steps;
 }
 
-TorusTiming lockstep_timing(const std::vector<StepTally>& steps, const Cartesian& torus, std::size_t block_bytes,
-                            const TorusLinks& links) {
+TorusTiming lockstep_timing(const std::vector<StepTally>& steps, const Cartesian& torus,
+                            std::size_t block_bytes, const TorusLinks& links) {
   TorusTiming t;
-  for (const StepTally& s : steps) t.seconds += links.latency + static_cast<double>(s.busiest()) / links.bandwidth;
+  for (const StepTally& s : steps)
+    t.seconds += links.latency + static_cast<double>(s.busiest()) / links.bandwidth;
   t.bound_seconds = concat_bound(torus, block_bytes, links);
   return t;
 }

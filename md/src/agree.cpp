@@ -1,7 +1,7 @@
 #include "md/agree.hpp"
 
-#include "md/deck.hpp"
 #include "ccl/collectives.hpp"
+#include "md/deck.hpp"
 
 namespace md {
 

@@ -123,7 +123,9 @@ std::vector<Command> parse_deck(std::string_view text, const std::string& file) 
     std::vector<std::string> words = split_words(logical, where);
     if (!words.empty()) out.push_back(Command{file, first, std::move(words)});
   }
-  if (open) throw DeckError(file + ":" + std::to_string(first) + ": '&' continues past the end of the file");
+  if (open)
+    throw DeckError(file + ":" + std::to_string(first) +
+                    ": '&' continues past the end of the file");
   return out;
 }
 

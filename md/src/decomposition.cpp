@@ -4,23 +4,25 @@
 #include <cmath>
 #include <limits>
 
+#include "ccl/collectives.hpp"
 #include "md/force2d.hpp"
 #include "md/replicated.hpp"
 #include "md/ring.hpp"
-#include "ccl/collectives.hpp"
 
 namespace md {
 
 Decomposition::Decomposition(const System& s, const ccl::Group& group)
     : group_(group), lo_(s.lo), len_(s.length()), mass_(s.mass) {}
 
-std::vector<Atom> Decomposition::distribute(const System& s,
-                                            const std::vector<std::pair<std::size_t, std::size_t>>& ranges) {
+std::vector<Atom> Decomposition::distribute(
+    const System& s, const std::vector<std::pair<std::size_t, std::size_t>>& ranges) {
   owned_counts_.clear();
   std::vector<Atom> send;
   for (const auto& [first, last] : ranges) {
     owned_counts_.push_back(last - first);
-    if (group_.rank() == 0) send.insert(send.end(), s.atoms.begin() + std::ptrdiff_t(first), s.atoms.begin() + std::ptrdiff_t(last));
+    if (group_.rank() == 0)
+      send.insert(send.end(), s.atoms.begin() + std::ptrdiff_t(first),
+                  s.atoms.begin() + std::ptrdiff_t(last));
   }
   std::vector<Atom> mine(owned_counts_[std::size_t(group_.rank())]);
   ccl::scatterv(group_, send, mine, owned_counts_, 0);
@@ -54,8 +56,9 @@ void Decomposition::wrap_owned(double* x) const {
   }
 }
 
-Terms Decomposition::add_kspace_and_combine(Interactions& in, const Positions& x, const Charges& q, const Forces& f,
-                                            const Terms& pair, Timers& timers) const {
+Terms Decomposition::add_kspace_and_combine(Interactions& in, const Positions& x, const Charges& q,
+                                            const Forces& f, const Terms& pair,
+                                            Timers& timers) const {
   const std::size_t n = x.extent(0);
   const Terms kspace = in.kspace_share(x, q, f, timers);
   f(n, 0) = pair.ecoul;
@@ -89,7 +92,8 @@ double Decomposition::kinetic_energy(const System& s) const {
   double twice = 0;
   for (std::size_t i = 0; i < owned(); ++i) {
     const double m = mass_[static_cast<std::size_t>(type_[i])];
-    twice += m * (v_[3 * i] * v_[3 * i] + v_[3 * i + 1] * v_[3 * i + 1] + v_[3 * i + 2] * v_[3 * i + 2]);
+    twice +=
+        m * (v_[3 * i] * v_[3 * i] + v_[3 * i + 1] * v_[3 * i + 1] + v_[3 * i + 2] * v_[3 * i + 2]);
   }
   double total = 0;
   const double mine = 0.5 * twice * s.units->mvv2e;
@@ -101,8 +105,12 @@ std::vector<Atom> Decomposition::gather_atoms() const {
   const double *x = x_owned(), *f = f_owned();
   std::vector<Atom> mine(owned());
   for (std::size_t i = 0; i < owned(); ++i) {
-    mine[i] = Atom{id_[i], type_[i], q_[i], {x[3 * i], x[3 * i + 1], x[3 * i + 2]},
-                   {v_[3 * i], v_[3 * i + 1], v_[3 * i + 2]}, {f[3 * i], f[3 * i + 1], f[3 * i + 2]}};
+    mine[i] = Atom{id_[i],
+                   type_[i],
+                   q_[i],
+                   {x[3 * i], x[3 * i + 1], x[3 * i + 2]},
+                   {v_[3 * i], v_[3 * i + 1], v_[3 * i + 2]},
+                   {f[3 * i], f[3 * i + 1], f[3 * i + 2]}};
   }
   std::size_t total = 0;
   for (std::size_t c : owned_counts_) total += c;
@@ -112,8 +120,9 @@ std::vector<Atom> Decomposition::gather_atoms() const {
   return all;
 }
 
-std::unique_ptr<Decomposition> make_decomposition(const std::string& kind, const System& s, const ccl::Group& group,
-                                                  int grid_rows, int grid_cols, bool mpi_allgather,
+std::unique_ptr<Decomposition> make_decomposition(const std::string& kind, const System& s,
+                                                  const ccl::Group& group, int grid_rows,
+                                                  int grid_cols, bool mpi_allgather,
                                                   std::FILE* log) {
   if (kind == "force2d") return std::make_unique<Force2d>(s, group, grid_rows, grid_cols, log);
   if (kind == "ring") return std::make_unique<Ring>(s, group, log);

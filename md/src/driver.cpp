@@ -12,8 +12,10 @@ namespace {
 
 const char* kSupported =
     "units, atom_style, boundary, lattice, region, create_box, create_atoms, mass, set, velocity, "
-    "pair_style, pair_coeff, pair_modify, kspace_style, kspace_modify, neighbor, neigh_modify, timestep, "
-    "fix, thermo, thermo_style, thermo_modify, dump, undump, restart, write_restart, read_restart, run";
+    "pair_style, pair_coeff, pair_modify, kspace_style, kspace_modify, neighbor, neigh_modify, "
+    "timestep, "
+    "fix, thermo, thermo_style, thermo_modify, dump, undump, restart, write_restart, read_restart, "
+    "run";
 
 }  // namespace
 
@@ -30,7 +32,8 @@ std::string shared_deck_text(const ccl::Group& w, const std::string& path) {
   return broadcast_string(w, text);
 }
 
-void run_deck(const std::string& text, const std::string& file, const RunOptions& options, const ccl::Group& w) {
+void run_deck(const std::string& text, const std::string& file, const RunOptions& options,
+              const ccl::Group& w) {
   System s;
   s.keeps_atoms = w.rank() == 0;
   Dumps dumps;

@@ -11,7 +11,8 @@ namespace md {
 namespace {
 
 void write_header(std::FILE* f, const System& s, long step, std::size_t natoms) {
-  std::fprintf(f, "ITEM: TIMESTEP\n%ld\nITEM: NUMBER OF ATOMS\n%zu\nITEM: BOX BOUNDS pp pp pp\n", step, natoms);
+  std::fprintf(f, "ITEM: TIMESTEP\n%ld\nITEM: NUMBER OF ATOMS\n%zu\nITEM: BOX BOUNDS pp pp pp\n",
+               step, natoms);
   for (std::size_t k = 0; k < 3; ++k) std::fprintf(f, "%.16g %.16g\n", s.lo[k], s.hi[k]);
 }
 
@@ -24,7 +25,8 @@ void write_column(std::FILE* f, const Atom& a, const std::string& col) {
     static const char* kVectors = "xyz";
     double value = a.q;
     if (col.size() == 1) value = a.x[std::size_t(std::strchr(kVectors, col[0]) - kVectors)];
-    if (col.size() == 2) value = (col[0] == 'v' ? a.v : a.f)[std::size_t(std::strchr(kVectors, col[1]) - kVectors)];
+    if (col.size() == 2)
+      value = (col[0] == 'v' ? a.v : a.f)[std::size_t(std::strchr(kVectors, col[1]) - kVectors)];
     std::fprintf(f, "%.15g ", value);
   }
 }
@@ -40,7 +42,8 @@ void Dumps::open(const System& s, const ccl::Group& g) {
   if (g.rank() == 0) {
     // Files of dumps that were undumped are closed.
     for (auto it = files_.begin(); it != files_.end();) {
-      const bool kept = std::any_of(s.run.dumps.begin(), s.run.dumps.end(), [&](const DumpSettings& d) { return d.id == it->first; });
+      const bool kept = std::any_of(s.run.dumps.begin(), s.run.dumps.end(),
+                                    [&](const DumpSettings& d) { return d.id == it->first; });
       if (kept) {
         ++it;
       } else {
@@ -84,7 +87,8 @@ void Dumps::write(const System& s, long step, const std::vector<Atom>& atoms) {
       }
     } else if (d.style == "xyz") {
       std::fprintf(f, "%zu\n Atoms. Timestep: %ld\n", atoms.size(), step);
-      for (const Atom& a : atoms) std::fprintf(f, "%d %.8g %.8g %.8g\n", a.type, a.x[0], a.x[1], a.x[2]);
+      for (const Atom& a : atoms)
+        std::fprintf(f, "%d %.8g %.8g %.8g\n", a.type, a.x[0], a.x[1], a.x[2]);
     } else {
       write_header(f, s, step, atoms.size());
       std::fprintf(f, "ITEM: ATOMS id type xs ys zs\n");

@@ -11,7 +11,8 @@ void check_cutoff(const System& s, double cutoff, const char* what) {
   for (double l : len) {
     if (cutoff > l / 2) {
       char text[200];
-      std::snprintf(text, sizeof text, ": pair_style: the %scut-off %g is larger than half the box (%g)", what, cutoff,
+      std::snprintf(text, sizeof text,
+                    ": pair_style: the %scut-off %g is larger than half the box (%g)", what, cutoff,
                     l / 2);
       throw DeckError(s.pair.where + text);
     }
@@ -20,7 +21,8 @@ void check_cutoff(const System& s, double cutoff, const char* what) {
 
 }  // namespace
 
-Interactions::Interactions(const System& s, const ccl::Group& group, double sum_q, double sum_q2, std::FILE* log)
+Interactions::Interactions(const System& s, const ccl::Group& group, double sum_q, double sum_q2,
+                           std::FILE* log)
     : first_member_(group.rank() == 0),
       lo_(s.lo),
       len_(s.length()),
@@ -30,10 +32,12 @@ Interactions::Interactions(const System& s, const ccl::Group& group, double sum_
       sum_q2_(sum_q2),
       skin_(s.run.neighbor.skin) {
   if (s.pair.style.empty()) throw DeckError("run: no pair_style given");
-  if (s.kspace.style.empty()) throw DeckError(s.pair.where + ": pair_style " + s.pair.style + " needs a kspace_style");
+  if (s.kspace.style.empty())
+    throw DeckError(s.pair.where + ": pair_style " + s.pair.style + " needs a kspace_style");
   check_cutoff(s, s.pair.cutoff_coul, "");
   if (log != nullptr && std::abs(sum_q) > 1e-8 * std::max(1.0, std::sqrt(sum_q2))) {
-    std::fprintf(log, "WARNING: %s: the system's net charge is %g; a neutralising background is used\n",
+    std::fprintf(log,
+                 "WARNING: %s: the system's net charge is %g; a neutralising background is used\n",
                  s.kspace.where.c_str(), sum_q);
   }
   kspace_ = make_kspace(s, sum_q2, group, log);
@@ -52,13 +56,13 @@ void Interactions::build_neighbors(const Positions& x, std::size_t row_begin, st
   list_.build(x, lo_, len_, row_begin, row_end, candidate_begin, candidate_end, global);
 }
 
-Terms Interactions::pair_share(const Positions& x, const Charges& q, const Types& type, const Forces& f,
-                               Timers& timers) const {
+Terms Interactions::pair_share(const Positions& x, const Charges& q, const Types& type,
+                               const Forces& f, Timers& timers) const {
   return pair_share(x, q, type, list_, f, timers);
 }
 
-Terms Interactions::pair_share(const Positions& x, const Charges& q, const Types& type, const NeighborList& list,
-                               const Forces& f, Timers& timers) const {
+Terms Interactions::pair_share(const Positions& x, const Charges& q, const Types& type,
+                               const NeighborList& list, const Forces& f, Timers& timers) const {
   const PairEnergy pair = pair_->compute(x, q, type, list, f);
   timers.stamp(Section::pair);
   Terms t;
@@ -68,13 +72,15 @@ Terms Interactions::pair_share(const Positions& x, const Charges& q, const Types
   return t;
 }
 
-Terms Interactions::kspace_share(const Positions& x, const Charges& q, const Forces& f, Timers& timers) {
+Terms Interactions::kspace_share(const Positions& x, const Charges& q, const Forces& f,
+                                 Timers& timers) {
   const ewald::Energy kspace = kspace_->compute(x, q, f);
   Terms t;
   t.elong = kspace.energy;
   t.virial = kspace.virial;
   if (first_member_) {
-    const ewald::Energy self = ewald::self_and_background(sum_q_, sum_q2_, volume_, kspace_->g(), qqr2e_);
+    const ewald::Energy self =
+        ewald::self_and_background(sum_q_, sum_q2_, volume_, kspace_->g(), qqr2e_);
     t.elong += self.energy;
     t.virial += self.virial;
   }

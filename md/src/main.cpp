@@ -1,6 +1,7 @@
 // ewald-md: runs a LAMMPS-syntax deck.
 //
-//   mpirun -np N ewald-md [--decomp replicated|force2d|ring] [--grid RxC] [--torus AxBxC] [--allgather ccl|mpi]
+//   mpirun -np N ewald-md [--decomp replicated|force2d|ring] [--grid RxC] [--torus AxBxC]
+//   [--allgather ccl|mpi]
 //                         [--ccl-mode develop|run] deck.in
 //
 // Rank 0 reads the deck and broadcasts its text; every rank parses and applies it, so a bad deck
@@ -13,9 +14,9 @@
 
 #include "ccl/environment.hpp"
 #include "ccl/error.hpp"
+#include "ccl/grids/torus.hpp"
 #include "ccl/group.hpp"
 #include "ccl/mode.hpp"
-#include "ccl/grids/torus.hpp"
 #include "md/deck.hpp"
 #include "md/driver.hpp"
 
@@ -28,7 +29,8 @@ struct Arguments {
 
 Arguments parse_arguments(int argc, char** argv, int ranks) {
   const std::string usage = std::string("usage: mpirun -np N ") + argv[0] +
-                            " [--decomp replicated|force2d|ring] [--grid RxC] [--torus AxBxC] [--allgather ccl|mpi] [--ccl-mode develop|run] deck.in";
+                            " [--decomp replicated|force2d|ring] [--grid RxC] [--torus AxBxC] "
+                            "[--allgather ccl|mpi] [--ccl-mode develop|run] deck.in";
   Arguments a;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
@@ -40,21 +42,25 @@ Arguments parse_arguments(int argc, char** argv, int ranks) {
     if (i + 1 >= argc) throw md::DeckError(usage + " (" + flag + " needs a value)");
     const std::string value = argv[++i];
     if (flag == "--decomp") {
-      if (value != "replicated" && value != "force2d" && value != "ring") throw md::DeckError(usage + " (unknown decomposition '" + value + "')");
+      if (value != "replicated" && value != "force2d" && value != "ring")
+        throw md::DeckError(usage + " (unknown decomposition '" + value + "')");
       a.options.decomp = value;
     } else if (flag == "--ccl-mode") {
-      if (value != "develop" && value != "run") throw md::DeckError(usage + " (unknown ccl mode '" + value + "')");
+      if (value != "develop" && value != "run")
+        throw md::DeckError(usage + " (unknown ccl mode '" + value + "')");
       ccl::set_mode(value == "develop" ? ccl::Mode::develop : ccl::Mode::run);
     } else if (flag == "--grid") {
       int rows = 0, cols = 0;
       char extra = 0;
-      if (std::sscanf(value.c_str(), "%dx%d%c", &rows, &cols, &extra) != 2 || rows < 1 || cols < 1) {
+      if (std::sscanf(value.c_str(), "%dx%d%c", &rows, &cols, &extra) != 2 || rows < 1 ||
+          cols < 1) {
         throw md::DeckError(usage + " (--grid takes RxC, such as 2x3; got '" + value + "')");
       }
       a.options.grid_rows = rows;
       a.options.grid_cols = cols;
     } else if (flag == "--allgather") {
-      if (value != "ccl" && value != "mpi") throw md::DeckError(usage + " (--allgather takes ccl or mpi; got '" + value + "')");
+      if (value != "ccl" && value != "mpi")
+        throw md::DeckError(usage + " (--allgather takes ccl or mpi; got '" + value + "')");
       a.options.mpi_allgather = value == "mpi";
     } else if (flag == "--torus") {
       try {
@@ -68,9 +74,13 @@ Arguments parse_arguments(int argc, char** argv, int ranks) {
     }
   }
   if (a.deck.empty()) throw md::DeckError(usage + " (no deck given)");
-  if (a.options.grid_rows > 0 && a.options.decomp != "force2d") throw md::DeckError("--grid goes with --decomp force2d");
-  if (a.options.mpi_allgather && a.options.decomp != "replicated") throw md::DeckError("--allgather mpi goes with --decomp replicated");
-  if (a.options.mpi_allgather && !a.options.torus.empty()) throw md::DeckError("--allgather mpi and --torus exclude each other (the torus allgathers are ccl's)");
+  if (a.options.grid_rows > 0 && a.options.decomp != "force2d")
+    throw md::DeckError("--grid goes with --decomp force2d");
+  if (a.options.mpi_allgather && a.options.decomp != "replicated")
+    throw md::DeckError("--allgather mpi goes with --decomp replicated");
+  if (a.options.mpi_allgather && !a.options.torus.empty())
+    throw md::DeckError(
+        "--allgather mpi and --torus exclude each other (the torus allgathers are ccl's)");
   return a;
 }
 

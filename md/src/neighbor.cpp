@@ -27,7 +27,8 @@ std::vector<AxisCandidate> axis_candidates(int c, int cells, double w) {
   if (cells >= 2 * kReach + 1) {
     for (int o = -kReach; o <= kReach; ++o) {
       const int raw = c + o;
-      out.push_back({(raw + cells) % cells, raw < 0 ? -1 : (raw >= cells ? 1 : 0), o, std::max(0, std::abs(o) - 1) * w});
+      out.push_back({(raw + cells) % cells, raw < 0 ? -1 : (raw >= cells ? 1 : 0), o,
+                     std::max(0, std::abs(o) - 1) * w});
     }
   } else {
     for (int cell = 0; cell < cells; ++cell) {
@@ -47,8 +48,8 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
 }
 
 void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, std::size_t row_begin,
-                         std::size_t row_end, std::size_t candidate_begin, std::size_t candidate_end,
-                         const std::vector<std::size_t>& global) {
+                         std::size_t row_end, std::size_t candidate_begin,
+                         std::size_t candidate_end, const std::vector<std::size_t>& global) {
   const std::size_t n = x.extent(0);
   const double list_cut = cutoff_ + skin_;
   const double cut2 = list_cut * list_cut;
@@ -73,7 +74,8 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
     return std::clamp(static_cast<int>(std::floor((x(i, d) - lo[d]) / width[d])), 0, cells[d] - 1);
   };
   auto flat = [&](int cx, int cy, int cz) {
-    return (std::size_t(cx) * std::size_t(cells[1]) + std::size_t(cy)) * std::size_t(cells[2]) + std::size_t(cz);
+    return (std::size_t(cx) * std::size_t(cells[1]) + std::size_t(cy)) * std::size_t(cells[2]) +
+           std::size_t(cz);
   };
   // Counting sort of the candidates into cells; their positions copied in cell order.
   std::vector<std::size_t> cell_of(n), start(ncells + 1, 0);
@@ -103,9 +105,10 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
   list.reserve(pairs());  // the last build's size: a good guess
   for (std::size_t i = row_begin; i < row_end; ++i) {
     const std::size_t gi = global[i];
-    const std::array<std::vector<AxisCandidate>, 3> around{axis_candidates(cell_along(i, 0), cells[0], width[0]),
-                                                           axis_candidates(cell_along(i, 1), cells[1], width[1]),
-                                                           axis_candidates(cell_along(i, 2), cells[2], width[2])};
+    const std::array<std::vector<AxisCandidate>, 3> around{
+        axis_candidates(cell_along(i, 0), cells[0], width[0]),
+        axis_candidates(cell_along(i, 1), cells[1], width[1]),
+        axis_candidates(cell_along(i, 2), cells[2], width[2])};
     const double xi = x(i, 0), yi = x(i, 1), zi = x(i, 2);
     for (const AxisCandidate& ax : around[0]) {
       for (const AxisCandidate& ay : around[1]) {
@@ -118,12 +121,16 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
           const int ahead = az.offset != 0 ? az.offset : (ay.offset != 0 ? ay.offset : ax.offset);
           if (ahead < 0) continue;
           // x_i − (x_j + m L): the image of j displaced by m boxes
-          const double sx = xi - ax.image * len[0], sy = yi - ay.image * len[1], sz = zi - az.image * len[2];
-          const int code = (ax.image + 1) * 9 + (ay.image + 1) * 3 + (az.image + 1);  // shifts(code) = m L
+          const double sx = xi - ax.image * len[0], sy = yi - ay.image * len[1],
+                       sz = zi - az.image * len[2];
+          const int code =
+              (ax.image + 1) * 9 + (ay.image + 1) * 3 + (az.image + 1);  // shifts(code) = m L
           const std::size_t k = flat(ax.cell, ay.cell, az.cell);
           for (std::size_t slot = start[k]; slot < start[k + 1]; ++slot) {
-            if (ahead == 0 && global[std::size_t(sorted[slot])] <= gi) continue;  // also skips its own copy
-            const double dx = sx - sorted_x[3 * slot], dy = sy - sorted_x[3 * slot + 1], dz = sz - sorted_x[3 * slot + 2];
+            if (ahead == 0 && global[std::size_t(sorted[slot])] <= gi)
+              continue;  // also skips its own copy
+            const double dx = sx - sorted_x[3 * slot], dy = sy - sorted_x[3 * slot + 1],
+                         dz = sz - sorted_x[3 * slot + 2];
             if (dx * dx + dy * dy + dz * dz >= cut2) continue;
             list.push_back(sorted[slot] * kImages + code);
           }

@@ -16,7 +16,8 @@ KOKKOS_INLINE_FUNCTION void coulomb_terms(double r2, double g, double& e, double
 }
 
 // E and F/r of a short-range term (offset included).
-KOKKOS_INLINE_FUNCTION void short_terms(PairKind kind, const ShortRange& s, double r2, double& e, double& fpair) {
+KOKKOS_INLINE_FUNCTION void short_terms(PairKind kind, const ShortRange& s, double r2, double& e,
+                                        double& fpair) {
   const double r6inv = 1 / (r2 * r2 * r2);
   if (kind == PairKind::lj_cut_coul_long) {
     e = r6inv * (s.p[2] * r6inv - s.p[3]) - s.offset;
@@ -29,7 +30,8 @@ KOKKOS_INLINE_FUNCTION void short_terms(PairKind kind, const ShortRange& s, doub
   }
 }
 
-// Cubic Hermite pieces of E and F/r over [s0 + k ds, s0 + (k + 1) ds], k < intervals, into out(k, 0..7).
+// Cubic Hermite pieces of E and F/r over [s0 + k ds, s0 + (k + 1) ds], k < intervals, into out(k,
+// 0..7).
 template <class Terms, class Table>
 void tabulate(Terms terms, double s0, double ds, int intervals, Table out) {
   auto slope_of_fpair = [&](double s) {
@@ -45,9 +47,11 @@ void tabulate(Terms terms, double s0, double ds, int intervals, Table out) {
     terms(sa, ea, fa);
     terms(sb, eb, fb);
     const double values[2][2] = {{ea, eb}, {fa, fb}};
-    const double slopes[2][2] = {{-0.5 * fa * ds, -0.5 * fb * ds}, {slope_of_fpair(sa) * ds, slope_of_fpair(sb) * ds}};
+    const double slopes[2][2] = {{-0.5 * fa * ds, -0.5 * fb * ds},
+                                 {slope_of_fpair(sa) * ds, slope_of_fpair(sb) * ds}};
     for (int which = 0; which < 2; ++which) {
-      const double v0 = values[which][0], v1 = values[which][1], d0 = slopes[which][0], d1 = slopes[which][1];
+      const double v0 = values[which][0], v1 = values[which][1], d0 = slopes[which][0],
+                   d1 = slopes[which][1];
       out(std::size_t(k), std::size_t(4 * which + 0)) = v0;
       out(std::size_t(k), std::size_t(4 * which + 1)) = d0;
       out(std::size_t(k), std::size_t(4 * which + 2)) = 3 * (v1 - v0) - 2 * d0 - d1;
@@ -58,7 +62,9 @@ void tabulate(Terms terms, double s0, double ds, int intervals, Table out) {
 
 // The LJ coefficients of (i, j): given, or mixed from (i, i) and (j, j).
 PairCoeff lj_coefficients(const PairSettings& p, int i, int j, int width, double global_cut) {
-  const auto at = [&](int a, int b) -> const PairCoeff& { return p.coeff[std::size_t(a) * std::size_t(width) + std::size_t(b)]; };
+  const auto at = [&](int a, int b) -> const PairCoeff& {
+    return p.coeff[std::size_t(a) * std::size_t(width) + std::size_t(b)];
+  };
   if (at(i, j).set) return at(i, j);
   const PairCoeff &a = at(i, i), &b = at(j, j);
   if (!a.set || !b.set) return {};
@@ -87,15 +93,17 @@ PairStyle::PairStyle(const System& s, double g)
       table_("pair coefficients", std::size_t(s.ntypes + 1) * std::size_t(s.ntypes + 1)) {
   if (kind_ != PairKind::coul_long) {
     const PairSettings& p = s.pair;
-    if (p.coeff.size() != table_.extent(0)) throw DeckError(p.where + ": pair_style " + p.style + ": no pair_coeff given");
+    if (p.coeff.size() != table_.extent(0))
+      throw DeckError(p.where + ": pair_style " + p.style + ": no pair_coeff given");
     for (int i = 1; i < width_; ++i) {
       for (int j = 1; j < width_; ++j) {
         const PairCoeff c = kind_ == PairKind::lj_cut_coul_long
                                 ? lj_coefficients(p, i, j, width_, p.cutoff_short)
                                 : p.coeff[std::size_t(i) * std::size_t(width_) + std::size_t(j)];
         if (!c.set) {
-          throw DeckError(p.where + ": pair_style " + p.style + ": no coefficients for types " + std::to_string(i) +
-                          " " + std::to_string(j) + " (give them with pair_coeff)");
+          throw DeckError(p.where + ": pair_style " + p.style + ": no coefficients for types " +
+                          std::to_string(i) + " " + std::to_string(j) +
+                          " (give them with pair_coeff)");
         }
         ShortRange sr;
         const double cut = c.cutoff > 0 ? c.cutoff : p.cutoff_short;
@@ -130,7 +138,8 @@ void PairStyle::build_tables() {
   intervals_ = kIntervals;
   coulomb_table_ = Kokkos::View<double* [8]>("coulomb table", kIntervals);
   const double g = g_;
-  tabulate([g](double s, double& e, double& f) { coulomb_terms(s, g, e, f); }, s0_, ds, kIntervals, coulomb_table_);
+  tabulate([g](double s, double& e, double& f) { coulomb_terms(s, g, e, f); }, s0_, ds, kIntervals,
+           coulomb_table_);
   short_cut2_ = Kokkos::View<double*>("short-range cut-offs squared", table_.extent(0));
   for (std::size_t pair = 0; pair < table_.extent(0); ++pair) short_cut2_(pair) = table_(pair).cut2;
   if (kind_ == PairKind::coul_long) return;
@@ -139,13 +148,13 @@ void PairStyle::build_tables() {
     const ShortRange sr = table_(pair);
     if (sr.cut2 == 0) continue;
     const PairKind kind = kind_;
-    tabulate([&](double s, double& e, double& f) { short_terms(kind, sr, s, e, f); }, s0_, ds, kIntervals,
-             Kokkos::subview(short_table_, pair, Kokkos::ALL, Kokkos::ALL));
+    tabulate([&](double s, double& e, double& f) { short_terms(kind, sr, s, e, f); }, s0_, ds,
+             kIntervals, Kokkos::subview(short_table_, pair, Kokkos::ALL, Kokkos::ALL));
   }
 }
 
-PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types& type, const NeighborList& list,
-                              const Forces& f) const {
+PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types& type,
+                              const NeighborList& list, const Forces& f) const {
   const auto offsets = list.offsets;
   const auto neighbors = list.neighbors;
   const auto table = table_;
@@ -191,12 +200,17 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
             const auto c = std::size_t(cell);
             if (in_coul) {
               const double qq = qi * q(j);
-              e_coul += qq * (coulomb(c, 0) + t * (coulomb(c, 1) + t * (coulomb(c, 2) + t * coulomb(c, 3))));
-              fpair += qq * (coulomb(c, 4) + t * (coulomb(c, 5) + t * (coulomb(c, 6) + t * coulomb(c, 7))));
+              e_coul += qq * (coulomb(c, 0) +
+                              t * (coulomb(c, 1) + t * (coulomb(c, 2) + t * coulomb(c, 3))));
+              fpair += qq * (coulomb(c, 4) +
+                             t * (coulomb(c, 5) + t * (coulomb(c, 6) + t * coulomb(c, 7))));
             }
             if (in_short) {
-              e_short += shorts(pair, c, 0) + t * (shorts(pair, c, 1) + t * (shorts(pair, c, 2) + t * shorts(pair, c, 3)));
-              fpair += shorts(pair, c, 4) + t * (shorts(pair, c, 5) + t * (shorts(pair, c, 6) + t * shorts(pair, c, 7)));
+              e_short +=
+                  shorts(pair, c, 0) +
+                  t * (shorts(pair, c, 1) + t * (shorts(pair, c, 2) + t * shorts(pair, c, 3)));
+              fpair += shorts(pair, c, 4) +
+                       t * (shorts(pair, c, 5) + t * (shorts(pair, c, 6) + t * shorts(pair, c, 7)));
             }
           } else {
             double e, fp;

@@ -20,7 +20,8 @@ struct StyleInfo {
 
 constexpr StyleInfo kStyles[] = {
     {"coul/long", PairKind::coul_long, 0, "pair_style coul/long RC"},
-    {"lj/cut/coul/long", PairKind::lj_cut_coul_long, 2, "pair_style lj/cut/coul/long RC_LJ [RC_COUL]"},
+    {"lj/cut/coul/long", PairKind::lj_cut_coul_long, 2,
+     "pair_style lj/cut/coul/long RC_LJ [RC_COUL]"},
     {"born/coul/long", PairKind::born_coul_long, 5, "pair_style born/coul/long RC_BORN [RC_COUL]"},
 };
 
@@ -44,7 +45,8 @@ void pair_style(System& s, const Command& c) {
     if (name == st.name) info = &st;
   }
   if (info == nullptr) {
-    c.fail("pair_style: unknown style '" + name + "' (use coul/long, lj/cut/coul/long or born/coul/long)");
+    c.fail("pair_style: unknown style '" + name +
+           "' (use coul/long, lj/cut/coul/long or born/coul/long)");
   }
   PairSettings p;
   p.style = name;
@@ -69,9 +71,10 @@ void pair_coeff(System& s, const Command& c) {
   if (n == 0) {
     c.expect_args(2, 2, "pair_coeff I J (coul/long takes no coefficients)");
   } else {
-    c.expect_args(2 + n, 3 + n, info.kind == PairKind::lj_cut_coul_long
-                                    ? "pair_coeff I J epsilon sigma [cut-off]"
-                                    : "pair_coeff I J A rho sigma C D [cut-off]");
+    c.expect_args(2 + n, 3 + n,
+                  info.kind == PairKind::lj_cut_coul_long
+                      ? "pair_coeff I J epsilon sigma [cut-off]"
+                      : "pair_coeff I J A rho sigma C D [cut-off]");
   }
   const auto [i0, i1] = type_range(s, c, 1);
   const auto [j0, j1] = type_range(s, c, 2);
@@ -82,8 +85,10 @@ void pair_coeff(System& s, const Command& c) {
     const char* what = kNames[info.kind == PairKind::born_coul_long][k];
     pc.values.push_back(c.number(3 + k, what));
   }
-  if (info.kind == PairKind::lj_cut_coul_long && pc.values[1] <= 0) c.fail("pair_coeff: sigma must be positive");
-  if (info.kind == PairKind::born_coul_long && pc.values[1] <= 0) c.fail("pair_coeff: rho must be positive");
+  if (info.kind == PairKind::lj_cut_coul_long && pc.values[1] <= 0)
+    c.fail("pair_coeff: sigma must be positive");
+  if (info.kind == PairKind::born_coul_long && pc.values[1] <= 0)
+    c.fail("pair_coeff: rho must be positive");
   if (c.args() == 3 + n) pc.cutoff = positive(c, 3 + n, "cut-off");
   const auto width = static_cast<std::size_t>(s.ntypes + 1);
   s.pair.coeff.resize(width * width);
@@ -97,12 +102,14 @@ void pair_coeff(System& s, const Command& c) {
 
 void pair_modify(System& s, const Command& c) {
   if (s.pair.style.empty()) c.fail("pair_modify: no pair_style yet");
-  if (c.args() == 0 || c.args() % 2 != 0) c.fail("pair_modify: expected keyword value pairs (mix M, shift yes|no)");
+  if (c.args() == 0 || c.args() % 2 != 0)
+    c.fail("pair_modify: expected keyword value pairs (mix M, shift yes|no)");
   for (std::size_t i = 1; i < c.args(); i += 2) {
     const std::string& key = c.words[i];
     const std::string& value = c.words[i + 1];
     if (key == "mix") {
-      if (value != "geometric" && value != "arithmetic") c.fail("pair_modify: mix must be geometric or arithmetic");
+      if (value != "geometric" && value != "arithmetic")
+        c.fail("pair_modify: mix must be geometric or arithmetic");
       s.pair.mix = value;
     } else if (key == "shift") {
       if (value != "yes" && value != "no") c.fail("pair_modify: shift must be yes or no");

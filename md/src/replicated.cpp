@@ -5,9 +5,9 @@
 #include <span>
 #include <vector>
 
-#include "md/blocks.hpp"
 #include "ccl/collectives.hpp"
 #include "ccl/environment.hpp"
+#include "md/blocks.hpp"
 
 namespace md {
 
@@ -18,7 +18,9 @@ std::vector<std::size_t> Replicated::counts(std::size_t per_atom) const {
 }
 
 Replicated::Replicated(const System& s, const ccl::Group& group, std::FILE* log, bool mpi_allgather)
-    : Decomposition(s, group), natoms_(static_cast<std::size_t>(s.natoms)), mpi_allgather_(mpi_allgather) {
+    : Decomposition(s, group),
+      natoms_(static_cast<std::size_t>(s.natoms)),
+      mpi_allgather_(mpi_allgather) {
   std::vector<std::pair<std::size_t, std::size_t>> ranges;
   for (int r = 0; r < group.size(); ++r) ranges.push_back(block_range(natoms_, group.size(), r));
   const std::vector<Atom> mine = distribute(s, ranges);
@@ -37,8 +39,10 @@ Replicated::Replicated(const System& s, const ccl::Group& group, std::FILE* log,
     type_all_(first_ + i) = type_[i];
   }
   const std::vector<std::size_t> ones = counts(1);
-  ccl::concatv(group, std::span<const double>(q_all_.data() + first_, owned()), std::span<double>(q_all_.data(), natoms_), ones);
-  ccl::concatv(group, std::span<const int>(type_all_.data() + first_, owned()), std::span<int>(type_all_.data(), natoms_), ones);
+  ccl::concatv(group, std::span<const double>(q_all_.data() + first_, owned()),
+               std::span<double>(q_all_.data(), natoms_), ones);
+  ccl::concatv(group, std::span<const int>(type_all_.data() + first_, owned()),
+               std::span<int>(type_all_.data(), natoms_), ones);
   const auto [sum_q, sum_q2] = charge_sums();
   in_ = std::make_unique<Interactions>(s, group, sum_q, sum_q2, log);
   rebuild_neighbors();
@@ -77,12 +81,14 @@ const void* send_buffer(std::span<const double> mine, std::span<double> all, std
 
 }  // namespace
 
-void Replicated::exchange_with_mpi(std::span<const double> mine, std::span<double> all, bool equal_blocks) {
+void Replicated::exchange_with_mpi(std::span<const double> mine, std::span<double> all,
+                                   bool equal_blocks) {
   const double started = MPI_Wtime();
   if (ccl::timing()) {
     mpi_calls_.name = equal_blocks ? "MPI_Allgather" : "MPI_Allgatherv";
     ++mpi_calls_.calls;
-    mpi_calls_.bytes += mine.size_bytes() * (owned_counts_.size() - 1);  // as ccl counts a concat's sends
+    mpi_calls_.bytes +=
+        mine.size_bytes() * (owned_counts_.size() - 1);  // as ccl counts a concat's sends
   }
   if (equal_blocks) {
     std::vector<double> copy;

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "md/agree.hpp"
 #include "ccl/collectives.hpp"
+#include "md/agree.hpp"
 
 namespace md {
 
@@ -39,7 +39,8 @@ void put(std::vector<unsigned char>& out, const T& value) {
 // Reads values in order from a payload, failing on a short one.
 class Reader {
  public:
-  Reader(const std::vector<unsigned char>& bytes, const std::string& path) : bytes_(bytes), path_(path) {}
+  Reader(const std::vector<unsigned char>& bytes, const std::string& path)
+      : bytes_(bytes), path_(path) {}
   template <class T>
   T get() {
     if (at_ + sizeof(T) > bytes_.size()) throw DeckError(path_ + ": restart file is truncated");
@@ -84,11 +85,13 @@ std::string write_file(const System& s, const std::vector<Atom>& atoms, const st
   std::FILE* f = std::fopen(temporary.c_str(), "wb");
   if (f == nullptr) return path + ": cannot write restart file (" + std::strerror(errno) + ")";
   const bool written = std::fwrite(&h, sizeof h, 1, f) == 1 &&
-                       std::fwrite(payload.data(), 1, payload.size(), f) == payload.size() && std::fflush(f) == 0 &&
-                       ::fsync(fileno(f)) == 0;
+                       std::fwrite(payload.data(), 1, payload.size(), f) == payload.size() &&
+                       std::fflush(f) == 0 && ::fsync(fileno(f)) == 0;
   const int saved = errno;
-  if (std::fclose(f) != 0 || !written) return path + ": cannot write restart file (" + std::strerror(saved) + ")";
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) return path + ": cannot rename (" + std::strerror(errno) + ")";
+  if (std::fclose(f) != 0 || !written)
+    return path + ": cannot write restart file (" + std::strerror(saved) + ")";
+  if (std::rename(temporary.c_str(), path.c_str()) != 0)
+    return path + ": cannot rename (" + std::strerror(errno) + ")";
   return "";
 }
 
@@ -100,7 +103,8 @@ std::string restart_file_name(const std::string& pattern, long step) {
   return pattern.substr(0, star) + std::to_string(step) + pattern.substr(star + 1);
 }
 
-void write_restart(const System& s, const std::vector<Atom>& atoms, const std::string& path, const ccl::Group& g) {
+void write_restart(const System& s, const std::vector<Atom>& atoms, const std::string& path,
+                   const ccl::Group& g) {
   fail_together(g, g.rank() == 0 ? write_file(s, atoms, path) : std::string());
 }
 
@@ -119,7 +123,8 @@ void read_restart(System& s, const std::string& path, const ccl::Group& g) {
       } else if (h.byte_order != kByteOrder) {
         error = path + ": restart file written with the other byte order";
       } else if (h.version != kVersion) {
-        error = path + ": restart file format version " + std::to_string(h.version) + " (this program reads 1)";
+        error = path + ": restart file format version " + std::to_string(h.version) +
+                " (this program reads 1)";
       } else if (h.atoms < 0 || h.payload_bytes > (std::uint64_t(1) << 40)) {
         error = path + ": restart file header is corrupted";
       } else {
@@ -144,7 +149,8 @@ void read_restart(System& s, const std::string& path, const ccl::Group& g) {
       for (char& c : units) c = r.get<char>();
       for (int k = 0; k < 6; ++k) box_and_masses.push_back(r.get<double>());
       ntypes = r.get<std::int64_t>();
-      if (ntypes < 1 || ntypes > 1000) throw DeckError(path + ": restart file has " + std::to_string(ntypes) + " atom types");
+      if (ntypes < 1 || ntypes > 1000)
+        throw DeckError(path + ": restart file has " + std::to_string(ntypes) + " atom types");
       for (std::int64_t t = 0; t <= ntypes; ++t) box_and_masses.push_back(r.get<double>());
       s.atoms.clear();
       for (std::int64_t i = 0; i < h.atoms; ++i) {
@@ -155,7 +161,8 @@ void read_restart(System& s, const std::string& path, const ccl::Group& g) {
         a.q = r.get<double>();
         for (double& v : a.x) v = r.get<double>();
         for (double& v : a.v) v = r.get<double>();
-        if (a.type < 1 || a.type > ntypes || a.id != i + 1) throw DeckError(path + ": restart file has a bad atom record");
+        if (a.type < 1 || a.type > ntypes || a.id != i + 1)
+          throw DeckError(path + ": restart file has a bad atom record");
         s.atoms.push_back(a);
       }
     } catch (const DeckError& e) {

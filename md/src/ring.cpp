@@ -2,13 +2,16 @@
 
 #include <algorithm>
 
-#include "md/blocks.hpp"
 #include "ccl/collectives.hpp"
+#include "md/blocks.hpp"
 
 namespace md {
 
 Ring::Ring(const System& s, const ccl::Group& group, std::FILE* log)
-    : Decomposition(s, group), natoms_(static_cast<std::size_t>(s.natoms)), me_(group.rank()), members_(group.size()) {
+    : Decomposition(s, group),
+      natoms_(static_cast<std::size_t>(s.natoms)),
+      me_(group.rank()),
+      members_(group.size()) {
   std::vector<std::pair<std::size_t, std::size_t>> ranges;
   for (int r = 0; r < members_; ++r) {
     ranges.push_back(block_range(natoms_, members_, r));
@@ -34,7 +37,8 @@ Ring::Ring(const System& s, const ccl::Group& group, std::FILE* log)
   const auto [sum_q, sum_q2] = charge_sums();
   in_ = std::make_unique<Interactions>(s, group, sum_q, sum_q2, log);
   lists_.assign(std::size_t(members_), in_->new_list());
-  if (log != nullptr) std::fprintf(log, "Systolic ring of %d ranks (pairs by shift, k-space by concat)\n", members_);
+  if (log != nullptr)
+    std::fprintf(log, "Systolic ring of %d ranks (pairs by shift, k-space by concat)\n", members_);
   rebuild_neighbors();
 }
 
@@ -77,8 +81,8 @@ void Ring::ring_pass(Visit&& visit) {
 void Ring::exchange_positions() {
   std::vector<std::size_t> counts3(owned_counts_);
   for (std::size_t& c : counts3) c *= 3;
-  ccl::concatv(group_, std::span<const double>(local_.x.data(), 3 * owned()), std::span<double>(all_.x.data(), 3 * natoms_),
-               counts3);
+  ccl::concatv(group_, std::span<const double>(local_.x.data(), 3 * owned()),
+               std::span<double>(all_.x.data(), 3 * natoms_), counts3);
 }
 
 void Ring::rebuild_neighbors() {
@@ -96,7 +100,8 @@ Terms Ring::compute_forces(Timers& timers) {
   Kokkos::deep_copy(local_.f, 0.0);
   Terms pair;
   ring_pass([&](int pass, std::size_t) {
-    const Terms t = in_->pair_share(local_.x, local_.q, local_.type, lists_[std::size_t(pass)], local_.f, timers);
+    const Terms t = in_->pair_share(local_.x, local_.q, local_.type, lists_[std::size_t(pass)],
+                                    local_.f, timers);
     pair.ecoul += t.ecoul;
     pair.evdwl += t.evdwl;
     pair.virial += t.virial;

@@ -9,21 +9,21 @@
 
 #include <cmath>
 
+#include "ccl/collectives.hpp"
+#include "ccl/environment.hpp"
 #include "ccl/grids/torus.hpp"
 #include "ccl/report.hpp"
 #include "md/decomposition.hpp"
 #include "md/restart.hpp"
 #include "md/thermo.hpp"
-#include "ccl/collectives.hpp"
-#include "ccl/environment.hpp"
-#include "ccl/report.hpp"
 
 namespace md {
 
 namespace {
 
 // Half a velocity-Verlet kick of the owned atoms, and (when dt_drift > 0) the drift after it.
-void kick_drift(Decomposition& d, const std::vector<double>& mass, double dt_kick, double dt_drift) {
+void kick_drift(Decomposition& d, const std::vector<double>& mass, double dt_kick,
+                double dt_drift) {
   double* x = d.x_owned();
   double* v = d.v_owned();
   const double* f = d.f_owned();
@@ -56,9 +56,11 @@ ThermoState thermo_state(const System& s, const Decomposition& d, const Terms& t
 }
 
 void check_ready(const System& s) {
-  if (!s.box_created || s.natoms == 0) throw DeckError("run: no atoms (use create_box and create_atoms first)");
+  if (!s.box_created || s.natoms == 0)
+    throw DeckError("run: no atoms (use create_box and create_atoms first)");
   for (int t = 1; t <= s.ntypes; ++t) {
-    if (s.mass[static_cast<std::size_t>(t)] <= 0) throw DeckError("run: no mass set for atom type " + std::to_string(t));
+    if (s.mass[static_cast<std::size_t>(t)] <= 0)
+      throw DeckError("run: no mass set for atom type " + std::to_string(t));
   }
 }
 
@@ -70,20 +72,23 @@ void check_ready(const System& s) {
 void check_move(const System& s, const ccl::ValueIndex<double>& move, bool rebuild) {
   const std::string step = "run: step " + std::to_string(s.step) + ": ";
   if (std::isinf(move.value)) {
-    throw DeckError(step + "atom " + std::to_string(move.index) + " has a non-finite position or force");
+    throw DeckError(step + "atom " + std::to_string(move.index) +
+                    " has a non-finite position or force");
   }
   const double skin = s.run.neighbor.skin;
   char text[240];
   if (rebuild && move.value > skin) {
-    std::snprintf(text, sizeof text,
-                  "atom %d moved %.3g since the neighbour lists were built, more than the skin (%g): "
-                  "the timestep is too large (or the skin too small)",
-                  move.index, move.value, skin);
+    std::snprintf(
+        text, sizeof text,
+        "atom %d moved %.3g since the neighbour lists were built, more than the skin (%g): "
+        "the timestep is too large (or the skin too small)",
+        move.index, move.value, skin);
     throw DeckError(step + text);
   }
   if (!rebuild && move.value > 0.5 * skin) {
     std::snprintf(text, sizeof text,
-                  "atom %d moved %.3g since the neighbour lists were built, more than half the skin (%g): pairs may "
+                  "atom %d moved %.3g since the neighbour lists were built, more than half the "
+                  "skin (%g): pairs may "
                   "be missed (use neigh_modify every 1 delay 0 check yes, or a larger skin)",
                   move.index, move.value, 0.5 * skin);
     throw DeckError(step + text);
@@ -92,8 +97,9 @@ void check_move(const System& s, const ccl::ValueIndex<double>& move, bool rebui
 
 void check_energy(const System& s, const Terms& t) {
   if (!std::isfinite(t.ecoul + t.elong + t.evdwl + t.virial)) {
-    throw DeckError("run: step " + std::to_string(s.step) +
-                    ": the energy is not finite (atoms on top of each other, or a timestep far too large?)");
+    throw DeckError(
+        "run: step " + std::to_string(s.step) +
+        ": the energy is not finite (atoms on top of each other, or a timestep far too large?)");
   }
 }
 
@@ -108,14 +114,16 @@ void mpi_calls_row(const ccl::Group& g, const Decomposition::MpiCalls& mine, std
                slowest * 1e6 / static_cast<double>(mine.calls));
 }
 
-void summary(const System& s, long steps, const ccl::Group& g, const Timers& timers, const Decomposition& d,
-             const ccl::Statistics& stats, std::FILE* log) {
+void summary(const System& s, long steps, const ccl::Group& g, const Timers& timers,
+             const Decomposition& d, const ccl::Statistics& stats, std::FILE* log) {
   const double loop = timers.total();
   if (log != nullptr) {
-    std::fprintf(log, "Loop time of %g on %d procs for %ld steps with %ld atoms\n\n", loop, g.size(), steps, s.natoms);
+    std::fprintf(log, "Loop time of %g on %d procs for %ld steps with %ld atoms\n\n", loop,
+                 g.size(), steps, s.natoms);
     if (steps > 0 && loop > 0) {
       const double ns = static_cast<double>(steps) * s.timestep() * s.units->ns;
-      std::fprintf(log, "Performance: %.3f ns/day, %.3f hours/ns, %.3f timesteps/s, %.4g atom-step/s\n",
+      std::fprintf(log,
+                   "Performance: %.3f ns/day, %.3f hours/ns, %.3f timesteps/s, %.4g atom-step/s\n",
                    ns / loop * 86400, loop / ns / 3600, static_cast<double>(steps) / loop,
                    static_cast<double>(steps) * static_cast<double>(s.natoms) / loop);
     }
@@ -126,8 +134,10 @@ void summary(const System& s, long steps, const ccl::Group& g, const Timers& tim
   ccl::reduce(g, std::span<const long>(&pairs, 1), std::span<long>(&total_pairs, 1), ccl::sum, 0);
   if (log != nullptr) {
     std::fprintf(log, "\nTotal # of neighbors = %ld\n", total_pairs);
-    std::fprintf(log, "Ave neighs/atom = %.4g\n", static_cast<double>(total_pairs) / static_cast<double>(s.natoms));
-    std::fprintf(log, "Neighbor list builds = %ld\n\nCollectives (ccl, this run's loop):\n", d.neighbor_builds() - 1);
+    std::fprintf(log, "Ave neighs/atom = %.4g\n",
+                 static_cast<double>(total_pairs) / static_cast<double>(s.natoms));
+    std::fprintf(log, "Neighbor list builds = %ld\n\nCollectives (ccl, this run's loop):\n",
+                 d.neighbor_builds() - 1);
   }
   ccl::print_statistics(g, stats, log != nullptr ? log : stdout);
   mpi_calls_row(g, d.mpi_calls(), log);
@@ -140,10 +150,11 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
   std::FILE* log = g.rank() == 0 ? stdout : nullptr;
   std::unique_ptr<ccl::grids::Torus> torus;  // declares the layout for the run's collectives
   if (!options.torus.empty()) {
-    torus = std::make_unique<ccl::grids::Torus>(g, ccl::grids::torus_shape(options.torus, g.size()));
+    torus =
+        std::make_unique<ccl::grids::Torus>(g, ccl::grids::torus_shape(options.torus, g.size()));
   }
-  const std::unique_ptr<Decomposition> d =
-      make_decomposition(options.decomp, s, g, options.grid_rows, options.grid_cols, options.mpi_allgather, log);
+  const std::unique_ptr<Decomposition> d = make_decomposition(
+      options.decomp, s, g, options.grid_rows, options.grid_cols, options.mpi_allgather, log);
   dumps.open(s, g);
   const double dt = s.timestep(), dt_kick = 0.5 * dt * s.units->ftm2v;
 
@@ -163,7 +174,9 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
   };
   if (log != nullptr) {
     if (steps > 0 && !s.run.nve) std::fprintf(log, "WARNING: no fixes defined, atoms won't move\n");
-    std::fprintf(log, "Setting up Verlet run ...\n  Unit style    : %s\n  Current step  : %ld\n  Time step     : %g\n",
+    std::fprintf(log,
+                 "Setting up Verlet run ...\n  Unit style    : %s\n  Current step  : %ld\n  Time "
+                 "step     : %g\n",
                  s.units->name.c_str(), s.step, dt);
     thermo_header(log, keys);
   }

@@ -16,7 +16,8 @@ namespace md {
 namespace {
 
 void need_group_all(const Command& c, std::size_t i) {
-  if (c.word(i, "group") != "all") c.fail(c.name() + ": only the group 'all' is supported, got '" + c.words[i] + "'");
+  if (c.word(i, "group") != "all")
+    c.fail(c.name() + ": only the group 'all' is supported, got '" + c.words[i] + "'");
 }
 
 long non_negative(const Command& c, std::size_t i, const char* what) {
@@ -27,11 +28,13 @@ long non_negative(const Command& c, std::size_t i, const char* what) {
 
 void kspace_style(System& s, const Command& c) {
   const std::string& style = c.word(1, "style");
-  if (style != "ewald" && style != "pppm") c.fail("kspace_style: unknown style '" + style + "' (use ewald or pppm)");
+  if (style != "ewald" && style != "pppm")
+    c.fail("kspace_style: unknown style '" + style + "' (use ewald or pppm)");
   c.expect_args(2, 2, "kspace_style ewald|pppm ACCURACY");
   s.kspace.style = style;
   s.kspace.accuracy = c.number(2, "accuracy");
-  if (!(s.kspace.accuracy > 0) || s.kspace.accuracy >= 1) c.fail("kspace_style: the accuracy must be in (0, 1)");
+  if (!(s.kspace.accuracy > 0) || s.kspace.accuracy >= 1)
+    c.fail("kspace_style: the accuracy must be in (0, 1)");
   s.kspace.where = c.file + ":" + std::to_string(c.line);
 }
 
@@ -62,12 +65,14 @@ void neighbor(System& s, const Command& c) {
   c.expect_args(2, 2, "neighbor SKIN bin");
   const double skin = c.number(1, "skin");
   if (skin < 0) c.fail("neighbor: the skin must not be negative");
-  if (c.words[2] != "bin") c.fail("neighbor: only the 'bin' style is supported, got '" + c.words[2] + "'");
+  if (c.words[2] != "bin")
+    c.fail("neighbor: only the 'bin' style is supported, got '" + c.words[2] + "'");
   s.run.neighbor.skin = skin;
 }
 
 void neigh_modify(System& s, const Command& c) {
-  if (c.args() == 0 || c.args() % 2 != 0) c.fail("neigh_modify: expected keyword value pairs (every, delay, check)");
+  if (c.args() == 0 || c.args() % 2 != 0)
+    c.fail("neigh_modify: expected keyword value pairs (every, delay, check)");
   NeighborSettings& n = s.run.neighbor;
   for (std::size_t i = 1; i < c.args(); i += 2) {
     const std::string& key = c.words[i];
@@ -89,7 +94,8 @@ void neigh_modify(System& s, const Command& c) {
 void fix(System& s, const Command& c) {
   c.expect_args(3, 3, "fix ID all nve");
   need_group_all(c, 2);
-  if (c.words[3] != "nve") c.fail("fix: only the 'nve' style is supported, got '" + c.words[3] + "'");
+  if (c.words[3] != "nve")
+    c.fail("fix: only the 'nve' style is supported, got '" + c.words[3] + "'");
   s.run.nve = true;
 }
 
@@ -100,12 +106,14 @@ void thermo_style(System& s, const Command& c) {
     s.run.thermo_keywords = RunSettings{}.thermo_keywords;
     return;
   }
-  if (style != "custom") c.fail("thermo_style: only 'one' and 'custom' are supported, got '" + style + "'");
+  if (style != "custom")
+    c.fail("thermo_style: only 'one' and 'custom' are supported, got '" + style + "'");
   if (c.args() < 2) c.fail("thermo_style: custom needs at least one keyword");
   std::vector<std::string> keys(c.words.begin() + 2, c.words.end());
   for (const std::string& k : keys) {
     if (!thermo_keyword_known(k)) {
-      c.fail("thermo_style: unknown keyword '" + k + "' (supported: " + thermo_keywords_supported() + ")");
+      c.fail("thermo_style: unknown keyword '" + k +
+             "' (supported: " + thermo_keywords_supported() + ")");
     }
   }
   s.run.thermo_keywords = keys;
@@ -113,7 +121,8 @@ void thermo_style(System& s, const Command& c) {
 
 void dump(System& s, const Command& c) {
   if (c.args() >= 3 && c.words[3] == "custom") {
-    if (c.args() < 6) c.fail("dump: custom needs at least one column: dump ID all custom N FILE id fx fy fz ...");
+    if (c.args() < 6)
+      c.fail("dump: custom needs at least one column: dump ID all custom N FILE id fx fy fz ...");
   } else {
     c.expect_args(5, 5, "dump ID all atom|xyz N FILE");
   }
@@ -124,10 +133,12 @@ void dump(System& s, const Command& c) {
   if (d.style != "atom" && d.style != "xyz" && d.style != "custom") {
     c.fail("dump: only the atom, xyz and custom styles are supported, got '" + d.style + "'");
   }
-  static const std::vector<std::string> kColumns{"id", "type", "q", "x", "y", "z", "vx", "vy", "vz", "fx", "fy", "fz"};
+  static const std::vector<std::string> kColumns{"id", "type", "q",  "x",  "y",  "z",
+                                                 "vx", "vy",   "vz", "fx", "fy", "fz"};
   for (std::size_t i = 6; i <= c.args(); ++i) {
     if (std::find(kColumns.begin(), kColumns.end(), c.words[i]) == kColumns.end()) {
-      c.fail("dump: unknown custom column '" + c.words[i] + "' (use id type q x y z vx vy vz fx fy fz)");
+      c.fail("dump: unknown custom column '" + c.words[i] +
+             "' (use id type q x y z vx vy vz fx fy fz)");
     }
     d.columns.push_back(c.words[i]);
   }
@@ -166,8 +177,11 @@ bool apply_run_setting(System& s, const Command& c) {
     thermo_style(s, c);
   } else if (n == "thermo_modify") {
     c.expect_args(3, 3, "thermo_modify format float FORMAT");
-    if (c.words[1] != "format" || c.words[2] != "float") c.fail("thermo_modify: only 'format float FORMAT' is supported");
-    if (!thermo_float_format_ok(c.words[3])) c.fail("thermo_modify: '" + c.words[3] + "' is not one printf conversion of a number (such as %20.15g)");
+    if (c.words[1] != "format" || c.words[2] != "float")
+      c.fail("thermo_modify: only 'format float FORMAT' is supported");
+    if (!thermo_float_format_ok(c.words[3]))
+      c.fail("thermo_modify: '" + c.words[3] +
+             "' is not one printf conversion of a number (such as %20.15g)");
     s.run.thermo_float = c.words[3];
   } else if (n == "dump") {
     dump(s, c);
@@ -183,7 +197,8 @@ bool apply_run_setting(System& s, const Command& c) {
   } else if (n == "undump") {
     c.expect_args(1, 1, "undump ID");
     auto& dumps = s.run.dumps;
-    const auto it = std::find_if(dumps.begin(), dumps.end(), [&](const DumpSettings& d) { return d.id == c.words[1]; });
+    const auto it = std::find_if(dumps.begin(), dumps.end(),
+                                 [&](const DumpSettings& d) { return d.id == c.words[1]; });
     if (it == dumps.end()) c.fail("undump: no dump with ID '" + c.words[1] + "'");
     dumps.erase(it);
   } else {

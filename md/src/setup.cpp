@@ -14,7 +14,8 @@ void need_box(const System& s, const Command& c) {
 int type_arg(const System& s, const Command& c, std::size_t i) {
   const long t = c.integer(i, "atom type");
   if (t < 1 || t > s.ntypes) {
-    c.fail(c.name() + ": atom type " + std::to_string(t) + " is not in 1.." + std::to_string(s.ntypes));
+    c.fail(c.name() + ": atom type " + std::to_string(t) + " is not in 1.." +
+           std::to_string(s.ntypes));
   }
   return static_cast<int>(t);
 }
@@ -52,19 +53,23 @@ void create_single(System& s, const Command& c, int type) {
   c.expect_args(5, 7, "create_atoms T single x y z [units box|lattice]");
   bool lattice_units = true;
   if (c.args() > 5) {
-    if (c.words[6] != "units") c.fail("create_atoms: unknown keyword '" + c.words[6] + "' (use units)");
+    if (c.words[6] != "units")
+      c.fail("create_atoms: unknown keyword '" + c.words[6] + "' (use units)");
     const std::string& u = c.word(7, "units box|lattice");
-    if (u != "box" && u != "lattice") c.fail("create_atoms: units must be box or lattice, got '" + u + "'");
+    if (u != "box" && u != "lattice")
+      c.fail("create_atoms: units must be box or lattice, got '" + u + "'");
     lattice_units = u == "lattice";
   }
-  if (lattice_units && !s.lattice) c.fail("create_atoms: lattice units need a lattice command first");
+  if (lattice_units && !s.lattice)
+    c.fail("create_atoms: lattice units need a lattice command first");
   const Vec3 scale = lattice_units ? s.lattice->spacing() : Vec3{1, 1, 1};
   Vec3 p;
   for (std::size_t d = 0; d < 3; ++d) {
     p[d] = c.number(3 + d, std::string(1, "xyz"[d])) * scale[d];
     if (p[d] < s.lo[d] || p[d] >= s.hi[d]) {
       char text[200];
-      std::snprintf(text, sizeof text, "create_atoms: the atom at (%g, %g, %g) is outside the box", p[0], p[1], p[2]);
+      std::snprintf(text, sizeof text, "create_atoms: the atom at (%g, %g, %g) is outside the box",
+                    p[0], p[1], p[2]);
       c.fail(text);
     }
   }
@@ -76,9 +81,11 @@ void region(System& s, const Command& c) {
   if (c.word(2, "style") != "block") c.fail("region: only the 'block' style is supported");
   bool lattice_units = true;
   for (std::size_t i = 9; i <= c.args(); i += 2) {
-    if (c.words[i] != "units") c.fail("region: unknown keyword '" + c.words[i] + "' (use units box|lattice)");
+    if (c.words[i] != "units")
+      c.fail("region: unknown keyword '" + c.words[i] + "' (use units box|lattice)");
     const std::string& u = c.word(i + 1, "units box|lattice");
-    if (u != "box" && u != "lattice") c.fail("region: units must be box or lattice, got '" + u + "'");
+    if (u != "box" && u != "lattice")
+      c.fail("region: units must be box or lattice, got '" + u + "'");
     lattice_units = u == "lattice";
   }
   if (lattice_units && !s.lattice) c.fail("region: lattice units need a lattice command first");
@@ -96,7 +103,8 @@ void region(System& s, const Command& c) {
 void create_box(System& s, const Command& c) {
   c.expect_args(2, 2, "create_box N region-ID");
   if (s.box_created) c.fail("create_box: the box already exists");
-  if (s.units == nullptr) c.fail("create_box: no units yet (use 'units metal' or 'units real' first)");
+  if (s.units == nullptr)
+    c.fail("create_box: no units yet (use 'units metal' or 'units real' first)");
   const long n = c.integer(1, "number of atom types");
   if (n < 1 || n > 1000) c.fail("create_box: the number of atom types must be in 1..1000");
   const auto it = s.regions.find(c.words[2]);
@@ -129,10 +137,12 @@ void create_atoms(System& s, const Command& c) {
   }
   std::vector<int> basis_type(s.lattice->basis.size(), t);
   for (; i <= c.args(); i += 3) {
-    if (c.words[i] != "basis") c.fail("create_atoms: unknown keyword '" + c.words[i] + "' (use basis)");
+    if (c.words[i] != "basis")
+      c.fail("create_atoms: unknown keyword '" + c.words[i] + "' (use basis)");
     const long b = c.integer(i + 1, "basis index");
     if (b < 1 || b > static_cast<long>(basis_type.size())) {
-      c.fail("create_atoms: basis index " + std::to_string(b) + " is not in 1.." + std::to_string(basis_type.size()));
+      c.fail("create_atoms: basis index " + std::to_string(b) + " is not in 1.." +
+             std::to_string(basis_type.size()));
     }
     basis_type[static_cast<std::size_t>(b - 1)] = type_arg(s, c, i + 2);
   }
@@ -149,7 +159,8 @@ void create_atoms(System& s, const Command& c) {
     }
   }
   const double cells = (to[0] - from[0]) * (to[1] - from[1]) * (to[2] - from[2]);
-  if (cells * double(basis_type.size()) > 1e8) c.fail("create_atoms: more than 1e8 lattice points to try");
+  if (cells * double(basis_type.size()) > 1e8)
+    c.fail("create_atoms: more than 1e8 lattice points to try");
   std::array<long, 3> first{}, last{};
   for (std::size_t d = 0; d < 3; ++d) {
     first[d] = static_cast<long>(from[d]);
@@ -170,7 +181,8 @@ void create_atoms(System& s, const Command& c) {
       for (long ix = first[0]; ix <= last[0]; ++ix) {
         for (std::size_t b = 0; b < basis_type.size(); ++b) {
           const Vec3& f = s.lattice->basis[b];
-          Vec3 p{(double(ix) + f[0]) * a[0], (double(iy) + f[1]) * a[1], (double(iz) + f[2]) * a[2]};
+          Vec3 p{(double(ix) + f[0]) * a[0], (double(iy) + f[1]) * a[1],
+                 (double(iz) + f[2]) * a[2]};
           if (!inside(p)) continue;
           for (std::size_t d = 0; d < 3; ++d) p[d] = std::max(p[d], s.lo[d]);
           add_atom(s, basis_type[b], p);
@@ -203,7 +215,8 @@ bool apply_setup(System& s, const Command& c) {
     if (s.units == nullptr) c.fail("units: unknown style '" + c.words[1] + "' (use metal or real)");
   } else if (n == "atom_style") {
     c.expect_args(1, 1, "atom_style charge");
-    if (c.words[1] != "charge") c.fail("atom_style: only 'charge' is supported, got '" + c.words[1] + "'");
+    if (c.words[1] != "charge")
+      c.fail("atom_style: only 'charge' is supported, got '" + c.words[1] + "'");
   } else if (n == "boundary") {
     c.expect_args(3, 3, "boundary p p p");
     for (std::size_t i = 1; i <= 3; ++i) {

@@ -21,7 +21,8 @@ const Keyword kKeywords[] = {
     {"temp", "Temp", false, [](const ThermoState& t) { return t.temp; }},
     {"pe", "PotEng", false, [](const ThermoState& t) { return t.ecoul + t.elong + t.evdwl; }},
     {"ke", "KinEng", false, [](const ThermoState& t) { return t.ke; }},
-    {"etotal", "TotEng", false, [](const ThermoState& t) { return t.ecoul + t.elong + t.evdwl + t.ke; }},
+    {"etotal", "TotEng", false,
+     [](const ThermoState& t) { return t.ecoul + t.elong + t.evdwl + t.ke; }},
     {"press", "Press", false, [](const ThermoState& t) { return t.press; }},
     {"epair", "E_pair", false, [](const ThermoState& t) { return t.ecoul + t.elong + t.evdwl; }},
     {"emol", "E_mol", false, [](const ThermoState&) { return 0.0; }},
@@ -40,7 +41,9 @@ const Keyword* find(const std::string& key) {
 
 }  // namespace
 
-bool thermo_keyword_known(const std::string& key) { return find(key) != nullptr; }
+bool thermo_keyword_known(const std::string& key) {
+  return find(key) != nullptr;
+}
 
 std::string thermo_keywords_supported() {
   std::string out;
@@ -70,7 +73,9 @@ bool thermo_float_format_ok(const std::string& format) {
     }
     std::size_t j = i + 1;
     while (j < format.size() && std::strchr("-+ #0", format[j]) != nullptr) ++j;
-    while (j < format.size() && (std::isdigit(static_cast<unsigned char>(format[j])) || format[j] == '.')) ++j;
+    while (j < format.size() &&
+           (std::isdigit(static_cast<unsigned char>(format[j])) || format[j] == '.'))
+      ++j;
     if (j >= format.size() || std::strchr("efgEG", format[j]) == nullptr) return false;
     ++conversions;
     i = j;
@@ -78,8 +83,8 @@ bool thermo_float_format_ok(const std::string& format) {
   return conversions == 1;
 }
 
-void thermo_row(std::FILE* out, const std::vector<std::string>& keys, const std::string& float_format,
-                const ThermoState& t) {
+void thermo_row(std::FILE* out, const std::vector<std::string>& keys,
+                const std::string& float_format, const ThermoState& t) {
   for (const std::string& key : keys) {
     const Keyword* k = find(key);
     if (k->integer) {

@@ -36,8 +36,10 @@ double ParkMiller::gaussian() {
 
 void velocity(System& s, const Command& c) {
   need_box(s, c);
-  if (c.word(1, "group") != "all") c.fail("velocity: only the group 'all' is supported, got '" + c.words[1] + "'");
-  if (c.word(2, "style") != "create") c.fail("velocity: only the 'create' style is supported, got '" + c.words[2] + "'");
+  if (c.word(1, "group") != "all")
+    c.fail("velocity: only the group 'all' is supported, got '" + c.words[1] + "'");
+  if (c.word(2, "style") != "create")
+    c.fail("velocity: only the 'create' style is supported, got '" + c.words[2] + "'");
   const double temperature = c.number(3, "temperature");
   if (!(temperature >= 0)) c.fail("velocity: the temperature must not be negative");
   const long seed = c.integer(4, "seed");
@@ -58,7 +60,8 @@ void velocity(System& s, const Command& c) {
     }
   }
   for (int t = 1; t <= s.ntypes; ++t) {
-    if (s.mass[static_cast<std::size_t>(t)] <= 0) c.fail("velocity: no mass set for atom type " + std::to_string(t));
+    if (s.mass[static_cast<std::size_t>(t)] <= 0)
+      c.fail("velocity: no mass set for atom type " + std::to_string(t));
   }
   if (!s.keeps_atoms || s.atoms.empty()) return;
   ParkMiller random(seed);

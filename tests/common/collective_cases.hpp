@@ -48,7 +48,9 @@ void reduce_sum(Runner& run, std::size_t n, int root) {
     return ccl::ireduce(g, send[r], recv[r], ccl::sum, root);
   });
   run.each([&](int r) {
-    if (r == root) { EXPECT_EQ(recv[r], ref::sum(run.size(), n)); }
+    if (r == root) {
+      EXPECT_EQ(recv[r], ref::sum(run.size(), n));
+    }
   });
 }
 
@@ -63,7 +65,9 @@ void reduce_matrix(Runner& run, std::size_t n, int root) {
     return ccl::ireduce(g, send[r], recv[r], ref::MatMul{}, root);
   });
   run.each([&](int r) {
-    if (r == root) { EXPECT_TRUE(recv[r] == ref::product(run.size(), n)) << "rank order lost"; }
+    if (r == root) {
+      EXPECT_TRUE(recv[r] == ref::product(run.size(), n)) << "rank order lost";
+    }
   });
 }
 
@@ -74,7 +78,8 @@ void combine_sum(Runner& run, std::size_t n) {
     send[r] = ref::data(r, n);
     recv[r].assign(n, -1);
   });
-  run.collective([&](const ccl::Group& g, int r) { return ccl::icombine(g, send[r], recv[r], ccl::sum); });
+  run.collective(
+      [&](const ccl::Group& g, int r) { return ccl::icombine(g, send[r], recv[r], ccl::sum); });
   const auto expected = ref::sum(run.size(), n);
   run.each([&](int r) { EXPECT_EQ(recv[r], expected) << "member " << r; });
 }
@@ -90,7 +95,8 @@ void combine_matrix(Runner& run, std::size_t n) {
     return ccl::icombine(g, send[r], recv[r], ref::MatMul{});
   });
   const auto expected = ref::product(run.size(), n);
-  run.each([&](int r) { EXPECT_TRUE(recv[r] == expected) << "member " << r << ": rank order lost"; });
+  run.each(
+      [&](int r) { EXPECT_TRUE(recv[r] == expected) << "member " << r << ": rank order lost"; });
 }
 
 // Floating-point sums whose value depends on the order of additions: every member must still
@@ -100,21 +106,25 @@ std::vector<std::uint64_t> combine_double_bits(Runner& run, std::size_t n) {
   PerMember<double> send(static_cast<std::size_t>(run.size())), recv(send.size());
   run.each([&](int r) {
     send[r].resize(n);
-    for (std::size_t i = 0; i < n; ++i) send[r][i] = std::pow(10.0, (r * 7 + static_cast<int>(i)) % 17 - 8) / 3.0;
+    for (std::size_t i = 0; i < n; ++i)
+      send[r][i] = std::pow(10.0, (r * 7 + static_cast<int>(i)) % 17 - 8) / 3.0;
     recv[r].assign(n, 0.0);
   });
-  run.collective([&](const ccl::Group& g, int r) { return ccl::icombine(g, send[r], recv[r], ccl::sum); });
+  run.collective(
+      [&](const ccl::Group& g, int r) { return ccl::icombine(g, send[r], recv[r], ccl::sum); });
   // Every element's sum to 1e-12 (the members' order of additions may differ from this one).
   std::vector<double> expected(n, 0.0);
   for (int m = 0; m < run.size(); ++m) {
-    for (std::size_t i = 0; i < n; ++i) expected[i] += std::pow(10.0, (m * 7 + static_cast<int>(i)) % 17 - 8) / 3.0;
+    for (std::size_t i = 0; i < n; ++i)
+      expected[i] += std::pow(10.0, (m * 7 + static_cast<int>(i)) % 17 - 8) / 3.0;
   }
   std::vector<std::uint64_t> bits;
   run.each([&](int r) {
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < n; ++i) {
       if (!(std::abs(recv[r][i] - expected[i]) <= 1e-12 * std::abs(expected[i])) && wrong++ == 0) {
-        ADD_FAILURE() << "member " << r << ", element " << i << ": " << recv[r][i] << ", expected " << expected[i];
+        ADD_FAILURE() << "member " << r << ", element " << i << ": " << recv[r][i] << ", expected "
+                      << expected[i];
       }
     }
     EXPECT_EQ(wrong, 0u) << "member " << r << ": elements off by more than 1e-12";
@@ -122,7 +132,8 @@ std::vector<std::uint64_t> combine_double_bits(Runner& run, std::size_t n) {
       for (double v : recv[r]) bits.push_back(std::bit_cast<std::uint64_t>(v));
     } else {
       for (std::size_t i = 0; i < n; ++i)
-        EXPECT_EQ(std::bit_cast<std::uint64_t>(recv[r][i]), bits[i]) << "member " << r << " differs";
+        EXPECT_EQ(std::bit_cast<std::uint64_t>(recv[r][i]), bits[i])
+            << "member " << r << " differs";
     }
   });
   return bits;
@@ -135,7 +146,8 @@ void prefix_sum(Runner& run, std::size_t n) {
     send[r] = ref::data(r, n);
     recv[r].assign(n, -1);
   });
-  run.collective([&](const ccl::Group& g, int r) { return ccl::iprefix(g, send[r], recv[r], ccl::sum); });
+  run.collective(
+      [&](const ccl::Group& g, int r) { return ccl::iprefix(g, send[r], recv[r], ccl::sum); });
   run.each([&](int r) { EXPECT_EQ(recv[r], ref::sum(r + 1, n)) << "member " << r; });
 }
 
@@ -146,9 +158,8 @@ void prefix_matrix(Runner& run, std::size_t n) {
     send[r] = ref::mats(r, n);
     recv[r].assign(n, ref::Mat{});
   });
-  run.collective([&](const ccl::Group& g, int r) {
-    return ccl::iprefix(g, send[r], recv[r], ref::MatMul{});
-  });
+  run.collective(
+      [&](const ccl::Group& g, int r) { return ccl::iprefix(g, send[r], recv[r], ref::MatMul{}); });
   run.each([&](int r) { EXPECT_TRUE(recv[r] == ref::product(r + 1, n)) << "member " << r; });
 }
 
@@ -159,7 +170,8 @@ void scatter(Runner& run, std::size_t count, int root) {
     if (r == root) send[r] = ref::blocks(run.size(), count, 3);
     recv[r].assign(count, -1);
   });
-  run.collective([&](const ccl::Group& g, int r) { return ccl::iscatter(g, send[r], recv[r], root); });
+  run.collective(
+      [&](const ccl::Group& g, int r) { return ccl::iscatter(g, send[r], recv[r], root); });
   run.each([&](int r) { EXPECT_EQ(recv[r], ref::data(r, count, 3)) << "member " << r; });
 }
 
@@ -170,9 +182,12 @@ void gather(Runner& run, std::size_t count, int root) {
     send[r] = ref::data(r, count, 4);
     if (r == root) recv[r].assign(count * static_cast<std::size_t>(run.size()), -1);
   });
-  run.collective([&](const ccl::Group& g, int r) { return ccl::igather(g, send[r], recv[r], root); });
+  run.collective(
+      [&](const ccl::Group& g, int r) { return ccl::igather(g, send[r], recv[r], root); });
   run.each([&](int r) {
-    if (r == root) { EXPECT_EQ(recv[r], ref::blocks(run.size(), count, 4)); }
+    if (r == root) {
+      EXPECT_EQ(recv[r], ref::blocks(run.size(), count, 4));
+    }
   });
 }
 
@@ -196,7 +211,9 @@ void index(Runner& run, std::size_t count) {
     recv[r].assign(send[r].size(), -1);
   });
   run.collective([&](const ccl::Group& g, int r) { return ccl::iindex(g, send[r], recv[r]); });
-  run.each([&](int r) { EXPECT_EQ(recv[r], ref::index_expected(r, run.size(), count)) << "member " << r; });
+  run.each([&](int r) {
+    EXPECT_EQ(recv[r], ref::index_expected(r, run.size(), count)) << "member " << r;
+  });
 }
 
 template <class Runner>
@@ -207,7 +224,8 @@ void shift(Runner& run, std::size_t n, int distance) {
     send[r] = ref::data(r, n, 6);
     recv[r].assign(n, -1);
   });
-  run.collective([&](const ccl::Group& g, int r) { return ccl::ishift(g, send[r], recv[r], distance); });
+  run.collective(
+      [&](const ccl::Group& g, int r) { return ccl::ishift(g, send[r], recv[r], distance); });
   run.each([&](int r) {
     const int from = ((r - distance) % P + P) % P;
     EXPECT_EQ(recv[r], ref::data(from, n, 6)) << "member " << r;
@@ -228,7 +246,8 @@ void concatv(Runner& run, int salt) {
     send[r] = ref::data(r, counts[r], 5);
     recv[r].assign(expected.size(), -1);
   });
-  run.collective([&](const ccl::Group& g, int r) { return ccl::iconcatv(g, send[r], recv[r], counts); });
+  run.collective(
+      [&](const ccl::Group& g, int r) { return ccl::iconcatv(g, send[r], recv[r], counts); });
   run.each([&](int r) { EXPECT_EQ(recv[r], expected) << "member " << r; });
 }
 
@@ -241,9 +260,12 @@ void gatherv(Runner& run, int root, int salt) {
     send[r] = ref::data(r, counts[r], 5);
     if (r == root) recv[r].assign(expected.size(), -1);
   });
-  run.collective([&](const ccl::Group& g, int r) { return ccl::igatherv(g, send[r], recv[r], counts, root); });
+  run.collective(
+      [&](const ccl::Group& g, int r) { return ccl::igatherv(g, send[r], recv[r], counts, root); });
   run.each([&](int r) {
-    if (r == root) { EXPECT_EQ(recv[r], expected); }
+    if (r == root) {
+      EXPECT_EQ(recv[r], expected);
+    }
   });
 }
 
@@ -255,7 +277,9 @@ void scatterv(Runner& run, int root, int salt) {
     if (r == root) send[r] = ref::uneven_blocks(counts);
     recv[r].assign(counts[r], -1);
   });
-  run.collective([&](const ccl::Group& g, int r) { return ccl::iscatterv(g, send[r], recv[r], counts, root); });
+  run.collective([&](const ccl::Group& g, int r) {
+    return ccl::iscatterv(g, send[r], recv[r], counts, root);
+  });
   run.each([&](int r) { EXPECT_EQ(recv[r], ref::data(r, counts[r], 5)) << "member " << r; });
 }
 
@@ -268,7 +292,8 @@ void indexv(Runner& run) {
     recv[r].assign(ref::indexv_expected(r, P).size(), -1);
   });
   run.collective([&](const ccl::Group& g, int r) {
-    return ccl::iindexv(g, send[r], ref::indexv_send_counts(r, P), recv[r], ref::indexv_recv_counts(r, P));
+    return ccl::iindexv(g, send[r], ref::indexv_send_counts(r, P), recv[r],
+                        ref::indexv_recv_counts(r, P));
   });
   run.each([&](int r) { EXPECT_EQ(recv[r], ref::indexv_expected(r, P)) << "member " << r; });
 }
@@ -282,12 +307,15 @@ void in_place(Runner& run, std::size_t n) {
   auto buf = members(run);
   // combine
   run.each([&](int r) { buf[r] = ref::data(r, n); });
-  run.collective([&](const ccl::Group& g, int r) { return ccl::icombine(g, buf[r], buf[r], ccl::sum); });
+  run.collective(
+      [&](const ccl::Group& g, int r) { return ccl::icombine(g, buf[r], buf[r], ccl::sum); });
   run.each([&](int r) { EXPECT_EQ(buf[r], ref::sum(P, n)) << "combine in place, member " << r; });
   // prefix
   run.each([&](int r) { buf[r] = ref::data(r, n); });
-  run.collective([&](const ccl::Group& g, int r) { return ccl::iprefix(g, buf[r], buf[r], ccl::sum); });
-  run.each([&](int r) { EXPECT_EQ(buf[r], ref::sum(r + 1, n)) << "prefix in place, member " << r; });
+  run.collective(
+      [&](const ccl::Group& g, int r) { return ccl::iprefix(g, buf[r], buf[r], ccl::sum); });
+  run.each(
+      [&](int r) { EXPECT_EQ(buf[r], ref::sum(r + 1, n)) << "prefix in place, member " << r; });
   // reduce at the root (root P−1)
   run.each([&](int r) { buf[r] = ref::data(r, n); });
   run.collective([&](const ccl::Group& g, int r) {
@@ -295,7 +323,9 @@ void in_place(Runner& run, std::size_t n) {
     return ccl::ireduce(g, buf[r], recv, ccl::sum, P - 1);
   });
   run.each([&](int r) {
-    if (r == P - 1) { EXPECT_EQ(buf[r], ref::sum(P, n)) << "reduce in place"; }
+    if (r == P - 1) {
+      EXPECT_EQ(buf[r], ref::sum(P, n)) << "reduce in place";
+    }
   });
   // shift
   run.each([&](int r) { buf[r] = ref::data(r, n, 6); });
@@ -326,18 +356,23 @@ void in_place(Runner& run, std::size_t n) {
     return ccl::igather(g, send, recv, 0);
   });
   run.each([&](int r) {
-    if (r == 0) { EXPECT_EQ(buf[r], ref::blocks(P, n, 4)) << "gather in place"; }
+    if (r == 0) {
+      EXPECT_EQ(buf[r], ref::blocks(P, n, 4)) << "gather in place";
+    }
   });
   // scatter from root P−1 whose own block stays in place
   run.each([&](int r) { buf[r] = r == P - 1 ? ref::blocks(P, n, 3) : std::vector<I64>(n, -1); });
   run.collective([&](const ccl::Group& g, int r) {
-    auto recv = r == P - 1 ? std::span<I64>(buf[r]).subspan((Pn - 1) * n, n) : std::span<I64>(buf[r]);
+    auto recv =
+        r == P - 1 ? std::span<I64>(buf[r]).subspan((Pn - 1) * n, n) : std::span<I64>(buf[r]);
     auto send = r == P - 1 ? std::span<const I64>(buf[r]) : std::span<const I64>();
     return ccl::iscatter(g, send, recv, P - 1);
   });
   run.each([&](int r) {
-    auto got = r == P - 1 ? std::vector<I64>(buf[r].begin() + static_cast<std::ptrdiff_t>((Pn - 1) * n), buf[r].end())
-                          : buf[r];
+    auto got = r == P - 1
+                   ? std::vector<I64>(buf[r].begin() + static_cast<std::ptrdiff_t>((Pn - 1) * n),
+                                      buf[r].end())
+                   : buf[r];
     EXPECT_EQ(got, ref::data(r, n, 3)) << "scatter in place, member " << r;
   });
 }
@@ -352,7 +387,8 @@ void builtin_ops(Runner& run) {
   Row row = [](int r) { return std::vector<I64>{r + 2, (r % 3) == 0 ? 1 : 0, r % 2, 6 + r}; };
   // prod gets factors whose products fit in int64 at any P ((P + 1)! overflows from P = 20).
   Row prod_row = [](int r) {
-    return std::vector<I64>{(r % 3) == 0 ? -1 : 1, r < 60 && r % 2 ? 2 : 1, r % 2, r < 140 && r % 7 == 3 ? 3 : 1};
+    return std::vector<I64>{(r % 3) == 0 ? -1 : 1, r < 60 && r % 2 ? 2 : 1, r % 2,
+                            r < 140 && r % 7 == 3 ? 3 : 1};
   };
   auto fold = [&](auto f, std::size_t i, Row data) {
     I64 acc = data(0)[i];
@@ -360,22 +396,30 @@ void builtin_ops(Runner& run) {
     return acc;
   };
   auto go = [&](auto op, auto f, Row data) {
-    const std::vector<I64> expect{fold(f, 0, data), fold(f, 1, data), fold(f, 2, data), fold(f, 3, data)};
+    const std::vector<I64> expect{fold(f, 0, data), fold(f, 1, data), fold(f, 2, data),
+                                  fold(f, 3, data)};
     run.each([&](int r) {
       send[r] = data(r);
       recv[r].assign(4, -7);
     });
-    run.collective([&](const ccl::Group& g, int r) { return ccl::icombine(g, send[r], recv[r], op); });
+    run.collective(
+        [&](const ccl::Group& g, int r) { return ccl::icombine(g, send[r], recv[r], op); });
     run.each([&](int r) { EXPECT_EQ(recv[r], expect) << "op " << ccl::make_kernel<I64>(op).name; });
   };
   go(ccl::sum, std::plus<>{}, row);
   go(ccl::prod, std::multiplies<>{}, prod_row);
-  go(ccl::min, [](I64 a, I64 b) { return std::min(a, b); }, row);
-  go(ccl::max, [](I64 a, I64 b) { return std::max(a, b); }, row);
-  go(ccl::land, [](I64 a, I64 b) { return static_cast<I64>(a && b); }, row);
-  go(ccl::lor, [](I64 a, I64 b) { return static_cast<I64>(a || b); }, row);
-  go(ccl::band, [](I64 a, I64 b) { return a & b; }, row);
-  go(ccl::bor, [](I64 a, I64 b) { return a | b; }, row);
+  go(
+      ccl::min, [](I64 a, I64 b) { return std::min(a, b); }, row);
+  go(
+      ccl::max, [](I64 a, I64 b) { return std::max(a, b); }, row);
+  go(
+      ccl::land, [](I64 a, I64 b) { return static_cast<I64>(a && b); }, row);
+  go(
+      ccl::lor, [](I64 a, I64 b) { return static_cast<I64>(a || b); }, row);
+  go(
+      ccl::band, [](I64 a, I64 b) { return a & b; }, row);
+  go(
+      ccl::bor, [](I64 a, I64 b) { return a | b; }, row);
 
   // minloc / maxloc: values with ties, ties resolved to the smaller index.
   using VI = ccl::ValueIndex<double>;
@@ -384,7 +428,8 @@ void builtin_ops(Runner& run) {
     vs[r] = {VI{static_cast<double>((r * 5) % 7), r}, VI{static_cast<double>(r % 3), r}};
     vr[r].assign(2, VI{-1, -1});
   });
-  run.collective([&](const ccl::Group& g, int r) { return ccl::icombine(g, vs[r], vr[r], ccl::minloc); });
+  run.collective(
+      [&](const ccl::Group& g, int r) { return ccl::icombine(g, vs[r], vr[r], ccl::minloc); });
   VI lo{1e9, -1}, hi{-1e9, -1};
   for (int r = 0; r < P; ++r) {
     double v = static_cast<double>((r * 5) % 7);
@@ -395,7 +440,8 @@ void builtin_ops(Runner& run) {
     if (v > hi.value) hi = {v, r};
   }
   run.each([&](int r) { EXPECT_TRUE(vr[r][0] == lo) << "minloc"; });
-  run.collective([&](const ccl::Group& g, int r) { return ccl::icombine(g, vs[r], vr[r], ccl::maxloc); });
+  run.collective(
+      [&](const ccl::Group& g, int r) { return ccl::icombine(g, vs[r], vr[r], ccl::maxloc); });
   run.each([&](int r) { EXPECT_TRUE(vr[r][1] == hi) << "maxloc"; });
 }
 

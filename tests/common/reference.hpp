@@ -75,7 +75,8 @@ inline std::vector<std::int64_t> blocks(int size, std::size_t count, int salt = 
 // Per-member counts with zeros and uneven sizes (v-forms).
 inline std::vector<std::size_t> uneven_counts(int size, int salt = 0) {
   std::vector<std::size_t> c(static_cast<std::size_t>(size));
-  for (int i = 0; i < size; ++i) c[static_cast<std::size_t>(i)] = static_cast<std::size_t>((i * 7 + 3 + salt) % 5);
+  for (int i = 0; i < size; ++i)
+    c[static_cast<std::size_t>(i)] = static_cast<std::size_t>((i * 7 + 3 + salt) % 5);
   return c;
 }
 

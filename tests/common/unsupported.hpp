@@ -25,8 +25,8 @@ inline bool shm_switched_off() {
 
 }  // namespace ccl_test
 
-#define SKIP_UNSUPPORTED(why)               \
-  do {                                      \
-    ++::ccl_test::unsupported_cases();      \
+#define SKIP_UNSUPPORTED(why)                    \
+  do {                                           \
+    ++::ccl_test::unsupported_cases();           \
     GTEST_SKIP() << "unsupported here: " << why; \
   } while (false)

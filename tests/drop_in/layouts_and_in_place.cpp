@@ -26,7 +26,9 @@ void expect(bool ok, const std::string& what) {
 }
 
 // Element i of rank r's data in round t; gaps hold kGap, receive buffers start at kUnset.
-int value(int t, int r, int i) { return t * 100003 + r * 1009 + i * 7 + 1; }
+int value(int t, int r, int i) {
+  return t * 100003 + r * 1009 + i * 7 + 1;
+}
 constexpr int kGap = -7;
 constexpr int kUnset = -1;
 
@@ -121,7 +123,8 @@ template <class Fill>
 std::vector<int> laid_out(const Shape& s, int n, Fill fill) {
   std::vector<int> buf(static_cast<std::size_t>(n * s.extent), kGap);
   for (int e = 0; e < n; ++e) {
-    for (std::size_t k = 0; k < s.at.size(); ++k) buf[e * s.extent + s.at[k]] = fill(e, static_cast<int>(k));
+    for (std::size_t k = 0; k < s.at.size(); ++k)
+      buf[e * s.extent + s.at[k]] = fill(e, static_cast<int>(k));
   }
   return buf;
 }
@@ -147,7 +150,8 @@ void sum_over_shape(void* in, void* inout, int* len, MPI_Datatype*) {
   const int* a = static_cast<const int*>(in);
   int* b = static_cast<int*>(inout);
   for (int e = 0; e < *len; ++e) {
-    for (const int k : summed_shape->at) b[e * summed_shape->extent + k] += a[e * summed_shape->extent + k];
+    for (const int k : summed_shape->at)
+      b[e * summed_shape->extent + k] += a[e * summed_shape->extent + k];
   }
 }
 
@@ -157,8 +161,8 @@ void check_layouts(const Shape& s, int t) {
   auto own = [&](int r) { return [=](int e, int k) { return value(t, r, e * per + k); }; };
   // Bcast, blocking and nonblocking: the root's elements everywhere, gaps untouched.
   for (int nonblocking = 0; nonblocking < 2; ++nonblocking) {
-    std::vector<int> buf = me == root ? laid_out(s, n, own(root))
-                                      : laid_out(s, n, [](int, int) { return kUnset; });
+    std::vector<int> buf =
+        me == root ? laid_out(s, n, own(root)) : laid_out(s, n, [](int, int) { return kUnset; });
     if (nonblocking) {
       MPI_Request q;
       MPI_Ibcast(buf.data(), n, s.type, root, MPI_COMM_WORLD, &q);
@@ -199,10 +203,13 @@ void check_layouts(const Shape& s, int t) {
     const std::vector<int> send = laid_out(s, n * ranks, to(me));
     std::vector<int> recv = laid_out(s, n * ranks, [](int, int) { return kUnset; });
     MPI_Alltoall(send.data(), n, s.type, recv.data(), n, s.type, MPI_COMM_WORLD);
-    expect_laid_out(s, recv, n * ranks, [&](int e, int k) {
-      const int from = e / n;
-      return value(t, from, 1000 + (me * n + e % n) * per + k);
-    }, "alltoall");
+    expect_laid_out(
+        s, recv, n * ranks,
+        [&](int e, int k) {
+          const int from = e / n;
+          return value(t, from, 1000 + (me * n + e % n) * per + k);
+        },
+        "alltoall");
   }
   // Allreduce with a user sum over the ints of the type map (MPI defines its own operators on
   // predefined types only). The drop-in runs it on ccl where the type has no gaps, and hands it
@@ -211,11 +218,14 @@ void check_layouts(const Shape& s, int t) {
     summed_shape = &s;
     std::vector<int> sum = laid_out(s, n, [](int, int) { return kUnset; });
     MPI_Allreduce(mine.data(), sum.data(), n, s.type, shape_sum, MPI_COMM_WORLD);
-    expect_laid_out(s, sum, n, [&](int e, int k) {
-      int total = 0;
-      for (int r = 0; r < ranks; ++r) total += value(t, r, e * per + k);
-      return total;
-    }, "allreduce");
+    expect_laid_out(
+        s, sum, n,
+        [&](int e, int k) {
+          int total = 0;
+          for (int r = 0; r < ranks; ++r) total += value(t, r, e * per + k);
+          return total;
+        },
+        "allreduce");
   }
 }
 
@@ -262,26 +272,27 @@ void check_moves_in_place(int t) {
       std::vector<int> buf = me == root ? every : std::vector<int>(4, kUnset);
       void* recv = me == root ? MPI_IN_PLACE : buf.data();
       const int* send = me == root ? buf.data() : nullptr;
-      complete(nonblocking ? MPI_Iscatterv(send, b.counts.data(), b.displs.data(), MPI_INT,
-                                           recv, b.counts[me], MPI_INT, root, MPI_COMM_WORLD, &q)
-                           : MPI_Scatterv(send, b.counts.data(), b.displs.data(), MPI_INT,
-                                          recv, b.counts[me], MPI_INT, root, MPI_COMM_WORLD));
+      complete(nonblocking ? MPI_Iscatterv(send, b.counts.data(), b.displs.data(), MPI_INT, recv,
+                                           b.counts[me], MPI_INT, root, MPI_COMM_WORLD, &q)
+                           : MPI_Scatterv(send, b.counts.data(), b.displs.data(), MPI_INT, recv,
+                                          b.counts[me], MPI_INT, root, MPI_COMM_WORLD));
       if (me == root) {
         expect(buf == every, nb + "scatterv in place: the root's buffer changed");
       } else {
-        for (int i = 0; i < b.counts[me]; ++i) expect(buf[i] == value(t, me, i), nb + "scatterv in place");
-        for (int i = b.counts[me]; i < 4; ++i) expect(buf[i] == kUnset, nb + "scatterv wrote past its count");
+        for (int i = 0; i < b.counts[me]; ++i)
+          expect(buf[i] == value(t, me, i), nb + "scatterv in place");
+        for (int i = b.counts[me]; i < 4; ++i)
+          expect(buf[i] == kUnset, nb + "scatterv wrote past its count");
       }
     }
     // Allgatherv: each member's own block already in place.
     {
       std::vector<int> buf = v_buffer(true);
-      complete(nonblocking ? MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf.data(),
-                                             b.counts.data(), b.displs.data(), MPI_INT,
-                                             MPI_COMM_WORLD, &q)
-                           : MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf.data(),
-                                            b.counts.data(), b.displs.data(), MPI_INT,
-                                            MPI_COMM_WORLD));
+      complete(nonblocking
+                   ? MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf.data(),
+                                     b.counts.data(), b.displs.data(), MPI_INT, MPI_COMM_WORLD, &q)
+                   : MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, buf.data(), b.counts.data(),
+                                    b.displs.data(), MPI_INT, MPI_COMM_WORLD));
       expect(buf == every, nb + "allgatherv in place");
     }
     // Gatherv at the root, own block in place; the others send theirs.
@@ -309,12 +320,11 @@ void check_moves_in_place(int t) {
       std::vector<int> buf(static_cast<std::size_t>(total), kGap);
       for (int j = 0; j < ranks; ++j)
         for (int i = 0; i < counts[j]; ++i) buf[displs[j] + i] = value(t, me, 5000 + j * 10 + i);
-      complete(nonblocking ? MPI_Ialltoallv(MPI_IN_PLACE, nullptr, nullptr, MPI_DATATYPE_NULL,
-                                            buf.data(), counts.data(), displs.data(), MPI_INT,
-                                            MPI_COMM_WORLD, &q)
-                           : MPI_Alltoallv(MPI_IN_PLACE, nullptr, nullptr, MPI_DATATYPE_NULL,
-                                           buf.data(), counts.data(), displs.data(), MPI_INT,
-                                           MPI_COMM_WORLD));
+      complete(nonblocking
+                   ? MPI_Ialltoallv(MPI_IN_PLACE, nullptr, nullptr, MPI_DATATYPE_NULL, buf.data(),
+                                    counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD, &q)
+                   : MPI_Alltoallv(MPI_IN_PLACE, nullptr, nullptr, MPI_DATATYPE_NULL, buf.data(),
+                                   counts.data(), displs.data(), MPI_INT, MPI_COMM_WORLD));
       for (int j = 0; j < ranks; ++j) {
         for (int i = 0; i < counts[j]; ++i) {
           expect(buf[displs[j] + i] == value(t, j, 5000 + me * 10 + i), nb + "alltoallv in place");
@@ -333,8 +343,8 @@ void check_moves_in_place(int t) {
     MPI_Wait(&q, MPI_STATUS_IGNORE);
     if (me == root) expect(all == every, "igatherv");
     std::vector<int> got(static_cast<std::size_t>(b.counts[me]), kUnset);
-    MPI_Iscatterv(every.data(), b.counts.data(), b.displs.data(), MPI_INT, got.data(),
-                  b.counts[me], MPI_INT, root, MPI_COMM_WORLD, &q);
+    MPI_Iscatterv(every.data(), b.counts.data(), b.displs.data(), MPI_INT, got.data(), b.counts[me],
+                  MPI_INT, root, MPI_COMM_WORLD, &q);
     MPI_Wait(&q, MPI_STATUS_IGNORE);
     expect(got == own, "iscatterv");
   }
@@ -397,8 +407,8 @@ void check_reductions_in_place(int t) {
   for (int i = 0; i < n; ++i) expect(v[i] == sum_over(0, ranks - 1, i), "iallreduce in place");
   v = mine();
   std::vector<int> none;
-  MPI_Ireduce(me == root ? MPI_IN_PLACE : v.data(), me == root ? v.data() : none.data(), n,
-              MPI_INT, MPI_SUM, root, MPI_COMM_WORLD, &q);
+  MPI_Ireduce(me == root ? MPI_IN_PLACE : v.data(), me == root ? v.data() : none.data(), n, MPI_INT,
+              MPI_SUM, root, MPI_COMM_WORLD, &q);
   MPI_Wait(&q, MPI_STATUS_IGNORE);
   if (me == root)
     for (int i = 0; i < n; ++i) expect(v[i] == sum_over(0, ranks - 1, i), "ireduce in place");

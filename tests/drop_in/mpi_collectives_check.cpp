@@ -442,7 +442,8 @@ void check_nonblocking(const Ctx& x, int t) {
     MPI_Type_commit(&pair);
     MPI_Op by_type;
     MPI_Op_create(&int_sum_by_type, 1, &by_type);
-    std::vector<int> in{static_cast<int>(value(t, x.rank, 3)), static_cast<int>(value(t, x.rank, 4))};
+    std::vector<int> in{static_cast<int>(value(t, x.rank, 3)),
+                        static_cast<int>(value(t, x.rank, 4))};
     std::vector<int> got{-7, -7}, want{0, 0};
     for (int r = 0; r < x.size; ++r) {
       want[0] += static_cast<int>(value(t, r, 3));

@@ -7,15 +7,15 @@
 //   md_deck_fuzz --seed 1 --write K SEED.in ...      writes case K's deck to caseK.in, to rerun it
 #include <Kokkos_Core.hpp>
 
+#include <unistd.h>
 #include <csignal>
-#include <filesystem>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <random>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "ccl/ccl.hpp"
@@ -30,8 +30,8 @@ volatile std::sig_atomic_t current_case = -1;
 
 void on_alarm(int) {
   char text[96];
-  const int n = std::snprintf(text, sizeof text, "md_deck_fuzz: case %d ran past %u s (a hang)\n", int(current_case),
-                              kCaseSeconds);
+  const int n = std::snprintf(text, sizeof text, "md_deck_fuzz: case %d ran past %u s (a hang)\n",
+                              int(current_case), kCaseSeconds);
   (void)!write(2, text, std::size_t(n));
   _exit(3);
 }
@@ -57,10 +57,24 @@ bool is_number(const std::string& w) {
 std::string mutate(const std::string& seed, std::mt19937_64& rng) {
   auto lines = lines_of_words(seed);
   auto pick = [&](std::size_t n) { return std::size_t(rng() % std::max<std::size_t>(n, 1)); };
-  static const char* kNumbers[] = {"0", "-1", "-0", "1e308", "-1e308", "nan", "inf", "-inf", "2147483648",
-                                   "1e-320", "99999999999999999999", "0.5", "3", "1e-12"};
-  static const char* kWords[] = {"frobnicate", "all", "*", "*2", "2*", "&", "\"", "'", "#", "box", "units",
-                                 "run", "pppm", "ewald", "create_atoms", "basis", "region", "mesh", "order"};
+  static const char* kNumbers[] = {"0",
+                                   "-1",
+                                   "-0",
+                                   "1e308",
+                                   "-1e308",
+                                   "nan",
+                                   "inf",
+                                   "-inf",
+                                   "2147483648",
+                                   "1e-320",
+                                   "99999999999999999999",
+                                   "0.5",
+                                   "3",
+                                   "1e-12"};
+  static const char* kWords[] = {"frobnicate", "all",    "*",    "*2",    "2*",
+                                 "&",          "\"",     "'",    "#",     "box",
+                                 "units",      "run",    "pppm", "ewald", "create_atoms",
+                                 "basis",      "region", "mesh", "order"};
   std::string garbage_text;
   const int mutations = 1 + int(rng() % 3);
   for (int m = 0; m < mutations; ++m) {
@@ -75,7 +89,8 @@ std::string mutate(const std::string& seed, std::mt19937_64& rng) {
         break;
       case 2: {  // swap two tokens, possibly across lines
         auto& other = lines[pick(lines.size())];
-        if (!line.empty() && !other.empty()) std::swap(line[pick(line.size())], other[pick(other.size())]);
+        if (!line.empty() && !other.empty())
+          std::swap(line[pick(line.size())], other[pick(other.size())]);
         break;
       }
       case 3:  // a number becomes a special value
@@ -93,7 +108,8 @@ std::string mutate(const std::string& seed, std::mt19937_64& rng) {
         break;
       }
       case 6:  // a very long line
-        line.insert(line.begin() + std::ptrdiff_t(at), std::string(20000 + rng() % 50000, rng() % 2 ? '9' : 'x'));
+        line.insert(line.begin() + std::ptrdiff_t(at),
+                    std::string(20000 + rng() % 50000, rng() % 2 ? '9' : 'x'));
         break;
       case 7:  // a line deleted
         lines.erase(lines.begin() + std::ptrdiff_t(pick(lines.size())));
@@ -110,7 +126,8 @@ std::string mutate(const std::string& seed, std::mt19937_64& rng) {
   std::string text;
   for (auto& line : lines) {
     // A run stays short: the fuzzer looks for wrong handling, not for long runs.
-    if (line.size() == 2 && line[0] == "run" && is_number(line[1]) && std::strtod(line[1].c_str(), nullptr) > 5) {
+    if (line.size() == 2 && line[0] == "run" && is_number(line[1]) &&
+        std::strtod(line[1].c_str(), nullptr) > 5) {
       line[1] = "5";
     }
     for (std::size_t k = 0; k < line.size(); ++k) text += (k ? " " : "") + line[k];
@@ -189,8 +206,8 @@ int main(int argc, char** argv) {
       md::run_deck(text, name, md::RunOptions{}, w);
     } catch (const md::DeckError& e) {
       message = e.what();
-      const bool located = message.rfind(name + ":", 0) == 0 || message.rfind("no/such/deck.in:", 0) == 0 ||
-                           message.rfind("/:", 0) == 0;
+      const bool located = message.rfind(name + ":", 0) == 0 ||
+                           message.rfind("no/such/deck.in:", 0) == 0 || message.rfind("/:", 0) == 0;
       outcome = located ? refused : wrong;
     } catch (const std::exception& e) {
       message = std::string("uncaught ") + typeid(e).name() + ": " + e.what();
@@ -199,19 +216,23 @@ int main(int argc, char** argv) {
     alarm(0);
     // Every rank must end the case the same way, with the same message.
     const long code = long(outcome) * 1000003 + long(std::hash<std::string>{}(message) % 1000003);
-    const long lo = ccl::combine_value(w, code, ccl::min), hi = ccl::combine_value(w, code, ccl::max);
+    const long lo = ccl::combine_value(w, code, ccl::min),
+               hi = ccl::combine_value(w, code, ccl::max);
     if (outcome == wrong || lo != hi) {
       ++failures;
-      std::fprintf(stderr, "md_deck_fuzz: case %ld (seed %lu) on rank %d: %s%s\n", k, seed, w.rank(),
-                   lo != hi ? "ranks disagree; " : "", message.substr(0, 300).c_str());
+      std::fprintf(stderr, "md_deck_fuzz: case %ld (seed %lu) on rank %d: %s%s\n", k, seed,
+                   w.rank(), lo != hi ? "ranks disagree; " : "", message.substr(0, 300).c_str());
     }
     ++tally[outcome];
   }
   const int all_failures = ccl::combine_value(w, failures, ccl::max);
   if (w.rank() == 0) std::filesystem::remove_all(dir);
   if (w.rank() == 0) {
-    std::fprintf(stderr, "md_deck_fuzz: %ld cases on %d ranks (seed %lu): %ld ran, %ld refused with file:line, %ld wrong, "
-                 "0 crashes, 0 hangs\n", cases + 2, w.size(), seed, tally[ran], tally[refused], tally[wrong]);
+    std::fprintf(stderr,
+                 "md_deck_fuzz: %ld cases on %d ranks (seed %lu): %ld ran, %ld refused with "
+                 "file:line, %ld wrong, "
+                 "0 crashes, 0 hangs\n",
+                 cases + 2, w.size(), seed, tally[ran], tally[refused], tally[wrong]);
   }
   return all_failures == 0 ? 0 : 1;
 }

@@ -50,7 +50,9 @@ double gradient_mismatch(ForceField& ff) {
 TEST(Forces, CoulLongEwaldIsMinusGradient) {
   const ccl::Group w = ccl::world();
   const md::System s = md_test::system_from(
-      md_test::rock_salt_deck(3, "pair_style coul/long 7.5\npair_coeff * *\nkspace_style ewald 1e-6\n"), 0.3, w);
+      md_test::rock_salt_deck(
+          3, "pair_style coul/long 7.5\npair_coeff * *\nkspace_style ewald 1e-6\n"),
+      0.3, w);
   ForceField ff(s, w);
   EXPECT_LT(gradient_mismatch(ff), 1e-6);
 }
@@ -58,10 +60,10 @@ TEST(Forces, CoulLongEwaldIsMinusGradient) {
 TEST(Forces, BornCoulLongIsMinusGradient) {
   const ccl::Group w = ccl::world();
   const md::System s = md_test::system_from(
-      md_test::rock_salt_deck(3, "pair_style born/coul/long 7.0 7.5\n"
-                                 + std::string(kTosiFumiUnlike) +
-                                 "pair_coeff 2 2 0.158223 0.317 3.170 75.0544 -150.7325 6.5\n"
-                                 "pair_modify shift yes\nkspace_style ewald 1e-5\n"),
+      md_test::rock_salt_deck(3, "pair_style born/coul/long 7.0 7.5\n" +
+                                     std::string(kTosiFumiUnlike) +
+                                     "pair_coeff 2 2 0.158223 0.317 3.170 75.0544 -150.7325 6.5\n"
+                                     "pair_modify shift yes\nkspace_style ewald 1e-5\n"),
       0.3, w);
   ForceField ff(s, w);
   EXPECT_LT(gradient_mismatch(ff), 1e-6);
@@ -70,9 +72,10 @@ TEST(Forces, BornCoulLongIsMinusGradient) {
 TEST(Forces, LjCutCoulLongWithMixingIsMinusGradient) {
   const ccl::Group w = ccl::world();
   const md::System s = md_test::system_from(
-      md_test::rock_salt_deck(3, "pair_style lj/cut/coul/long 6.0 7.0\n"
-                                 "pair_coeff 1 1 0.0115 2.35\npair_coeff 2 2 0.0043 4.40 7.5\n"
-                                 "pair_modify mix arithmetic\nkspace_style ewald 1e-5\n"),
+      md_test::rock_salt_deck(3,
+                              "pair_style lj/cut/coul/long 6.0 7.0\n"
+                              "pair_coeff 1 1 0.0115 2.35\npair_coeff 2 2 0.0043 4.40 7.5\n"
+                              "pair_modify mix arithmetic\nkspace_style ewald 1e-5\n"),
       0.3, w);
   ForceField ff(s, w);
   EXPECT_LT(gradient_mismatch(ff), 1e-6);
@@ -84,8 +87,9 @@ double rms_error(std::string kspace, double accuracy, int order = 5) {
   const std::string pair = "pair_style coul/long 7.0\npair_coeff * *\n";
   auto forces = [&](double acc) {
     char line[120];
-    std::snprintf(line, sizeof line, "kspace_style %s %g\n%s", kspace.c_str(), acc,
-                  kspace == "pppm" ? ("kspace_modify order " + std::to_string(order) + "\n").c_str() : "");
+    std::snprintf(
+        line, sizeof line, "kspace_style %s %g\n%s", kspace.c_str(), acc,
+        kspace == "pppm" ? ("kspace_modify order " + std::to_string(order) + "\n").c_str() : "");
     const md::System s = md_test::system_from(md_test::rock_salt_deck(3, pair + line), 0.6, w);
     ForceField ff(s, w);
     ff.compute();
@@ -100,14 +104,16 @@ double rms_error(std::string kspace, double accuracy, int order = 5) {
   kspace = "ewald";  // the reference: classic Ewald, converged
   const std::vector<double> reference = forces(1e-12);
   double sum = 0;
-  for (std::size_t k = 0; k < got.size(); ++k) sum += (got[k] - reference[k]) * (got[k] - reference[k]);
+  for (std::size_t k = 0; k < got.size(); ++k)
+    sum += (got[k] - reference[k]) * (got[k] - reference[k]);
   return std::sqrt(sum / static_cast<double>(got.size() / 3)) / 14.399645;
 }
 
 TEST(Accuracy, EwaldMeetsTheRequest) {
   for (double accuracy : {1e-3, 1e-4, 1e-5}) {
     const double measured = rms_error("ewald", accuracy);
-    if (ccl::world().rank() == 0) std::printf("ewald: requested %g, measured %.3g\n", accuracy, measured);
+    if (ccl::world().rank() == 0)
+      std::printf("ewald: requested %g, measured %.3g\n", accuracy, measured);
     EXPECT_LE(measured, accuracy);
     EXPECT_GT(measured, accuracy / 1000);  // the reference is not the same computation
   }
@@ -119,7 +125,8 @@ TEST(Accuracy, EwaldMeetsTheRequest) {
 TEST(Accuracy, PppmWithinItsEstimateAtOtherOrders) {
   for (int order : {3, 4, 7}) {
     const double measured = rms_error("pppm", 1e-4, order);
-    if (ccl::world().rank() == 0) std::printf("pppm order %d: requested 1e-4, measured %.3g\n", order, measured);
+    if (ccl::world().rank() == 0)
+      std::printf("pppm order %d: requested 1e-4, measured %.3g\n", order, measured);
     EXPECT_LE(measured, std::sqrt(2.0) * 1e-4);
     EXPECT_GT(measured, 1e-7);
   }
@@ -131,7 +138,8 @@ TEST(Pressure, PppmAgreesWithEwald) {
   const ccl::Group w = ccl::world();
   auto virial = [&](const std::string& kspace) {
     const md::System s = md_test::system_from(
-        md_test::rock_salt_deck(3, "pair_style born/coul/long 7.0\n" + kTosiFumi + "kspace_style " + kspace + " 1e-7\n"),
+        md_test::rock_salt_deck(3, "pair_style born/coul/long 7.0\n" + kTosiFumi + "kspace_style " +
+                                       kspace + " 1e-7\n"),
         0.4, w);
     ForceField ff(s, w);
     return ff.compute().virial;
@@ -144,7 +152,8 @@ TEST(Pressure, PppmAgreesWithEwald) {
 TEST(Accuracy, PppmMeetsTheRequest) {
   for (double accuracy : {1e-3, 1e-4, 1e-5}) {
     const double measured = rms_error("pppm", accuracy);
-    if (ccl::world().rank() == 0) std::printf("pppm: requested %g, measured %.3g\n", accuracy, measured);
+    if (ccl::world().rank() == 0)
+      std::printf("pppm: requested %g, measured %.3g\n", accuracy, measured);
     EXPECT_LE(measured, accuracy);
     EXPECT_GT(measured, accuracy / 1000);
   }
@@ -158,8 +167,8 @@ namespace {
 TEST(Forces, LargeBoxBornIsMinusGradient) {
   const ccl::Group w = ccl::world();
   const md::System s = md_test::system_from(
-      md_test::rock_salt_deck(8, "pair_style born/coul/long 10.0\n"
-                                 + kTosiFumi + "pair_modify shift yes\nkspace_style ewald 1e-5\n"),
+      md_test::rock_salt_deck(8, "pair_style born/coul/long 10.0\n" + kTosiFumi +
+                                     "pair_modify shift yes\nkspace_style ewald 1e-5\n"),
       0.2, w);
   ForceField ff(s, w);
   EXPECT_LT(gradient_mismatch(ff), 1e-6);

@@ -11,6 +11,7 @@ class KokkosEnvironment : public ::testing::Environment {
   void TearDown() override { Kokkos::finalize(); }
 };
 
-const ::testing::Environment* const kKokkos = ::testing::AddGlobalTestEnvironment(new KokkosEnvironment);
+const ::testing::Environment* const kKokkos =
+    ::testing::AddGlobalTestEnvironment(new KokkosEnvironment);
 
 }  // namespace

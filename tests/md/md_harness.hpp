@@ -17,11 +17,15 @@ namespace md_test {
 inline std::string rock_salt_deck(int cells, const std::string& extra) {
   const std::string n = std::to_string(cells);
   return "units metal\natom_style charge\nboundary p p p\n"
-         "lattice custom 5.64 a1 1 0 0 a2 0 1 0 a3 0 0 1 basis 0 0 0 basis 0.5 0.5 0 basis 0.5 0 0.5 "
+         "lattice custom 5.64 a1 1 0 0 a2 0 1 0 a3 0 0 1 basis 0 0 0 basis 0.5 0.5 0 basis 0.5 0 "
+         "0.5 "
          "basis 0 0.5 0.5 basis 0.5 0 0 basis 0 0.5 0 basis 0 0 0.5 basis 0.5 0.5 0.5\n"
-         "region box block 0 " + n + " 0 " + n + " 0 " + n + "\ncreate_box 2 box\n"
+         "region box block 0 " +
+         n + " 0 " + n + " 0 " + n +
+         "\ncreate_box 2 box\n"
          "create_atoms 1 box basis 5 2 basis 6 2 basis 7 2 basis 8 2\n"
-         "mass 1 22.98976928\nmass 2 35.453\nset type 1 charge 1.0\nset type 2 charge -1.0\n" + extra;
+         "mass 1 22.98976928\nmass 2 35.453\nset type 1 charge 1.0\nset type 2 charge -1.0\n" +
+         extra;
 }
 
 // The system of a deck, with every atom moved by up to `jitter` Å along each axis (same seed,

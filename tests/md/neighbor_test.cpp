@@ -11,7 +11,8 @@
 
 namespace {
 
-using Entry = std::tuple<std::size_t, std::size_t, int, int, int>;  // (min, max atom, image of max rel. min)
+using Entry =
+    std::tuple<std::size_t, std::size_t, int, int, int>;  // (min, max atom, image of max rel. min)
 
 std::set<Entry> listed(const md::NeighborList& list, const md::Positions& x, const md::Vec3& len) {
   std::set<Entry> out;
@@ -21,7 +22,8 @@ std::set<Entry> listed(const md::NeighborList& list, const md::Positions& x, con
       const auto j = std::size_t(list.neighbors(k) / md::NeighborList::kImages);
       const auto image = std::size_t(list.neighbors(k) % md::NeighborList::kImages);
       int m[3];
-      for (std::size_t d = 0; d < 3; ++d) m[d] = static_cast<int>(std::lround(list.shifts(image, d) / len[d]));
+      for (std::size_t d = 0; d < 3; ++d)
+        m[d] = static_cast<int>(std::lround(list.shifts(image, d) / len[d]));
       // Record as (lower, higher, image of higher as seen from lower).
       const Entry e = i < j ? Entry{i, j, m[0], m[1], m[2]} : Entry{j, i, -m[0], -m[1], -m[2]};
       EXPECT_TRUE(out.insert(e).second) << "pair listed twice";
@@ -54,19 +56,21 @@ TEST(NeighborList, MatchesAllPairsForAnyNumberOfCellsPerAxis) {
   const double cutoff = 4.0, skin = 1.0;
   // 5 Å of list cut-off, cells at least 2.5 Å: from 2 cells (searched whole, every image) to 10
   // along the axes of these boxes; the last has the benchmark deck's proportions (L/rc = 4.5).
-  for (const md::Vec3 len : {md::Vec3{5.5, 10, 10}, md::Vec3{11, 16, 21}, md::Vec3{20.5, 10.2, 15.3},
-                             md::Vec3{18.05, 18.05, 18.05}}) {
+  for (const md::Vec3 len : {md::Vec3{5.5, 10, 10}, md::Vec3{11, 16, 21},
+                             md::Vec3{20.5, 10.2, 15.3}, md::Vec3{18.05, 18.05, 18.05}}) {
     std::mt19937_64 random(7);
     std::uniform_real_distribution<double> u(0, 1);
     const std::size_t n = 300;
     md::Positions x("x", n);
     for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t d = 0; d < 3; ++d) x(i, d) = -3.0 + u(random) * len[d];  // the box is [−3, L − 3)
+      for (std::size_t d = 0; d < 3; ++d)
+        x(i, d) = -3.0 + u(random) * len[d];  // the box is [−3, L − 3)
     }
     md::NeighborList list(cutoff, skin);
     list.build(x, {-3, -3, -3}, len, 0, n);
     const std::set<Entry> got = listed(list, x, len), expected = brute_force(x, len, cutoff + skin);
-    EXPECT_EQ(got.size(), expected.size()) << "box " << len[0] << " x " << len[1] << " x " << len[2];
+    EXPECT_EQ(got.size(), expected.size())
+        << "box " << len[0] << " x " << len[1] << " x " << len[2];
     EXPECT_TRUE(got == expected);
   }
 }

@@ -91,17 +91,38 @@ void run_kind(MpiRunner& run, ccl::CollKind kind, std::size_t n, bool commutativ
   const int P = run.size();
   using K = ccl::CollKind;
   switch (kind) {
-    case K::bcast: cases::bcast(run, n, P - 1); break;
-    case K::reduce: commutative ? cases::reduce_sum(run, n, P - 1) : cases::reduce_matrix(run, n / 4, 0); break;
-    case K::combine: commutative ? cases::combine_sum(run, n) : cases::combine_matrix(run, n / 4); break;
-    case K::prefix: commutative ? cases::prefix_sum(run, n) : cases::prefix_matrix(run, n / 4); break;
-    case K::scatter: cases::scatter(run, n, P - 1); break;
-    case K::gather: cases::gather(run, n, P - 1); break;
-    case K::concat: cases::concat(run, n); break;
-    case K::index: cases::index(run, n / static_cast<std::size_t>(P) + 1); break;
-    case K::shift: cases::shift(run, n, 1); break;
-    case K::sync: cases::sync(run); break;
-    default: ADD_FAILURE() << "no case for " << ccl::name(kind);
+    case K::bcast:
+      cases::bcast(run, n, P - 1);
+      break;
+    case K::reduce:
+      commutative ? cases::reduce_sum(run, n, P - 1) : cases::reduce_matrix(run, n / 4, 0);
+      break;
+    case K::combine:
+      commutative ? cases::combine_sum(run, n) : cases::combine_matrix(run, n / 4);
+      break;
+    case K::prefix:
+      commutative ? cases::prefix_sum(run, n) : cases::prefix_matrix(run, n / 4);
+      break;
+    case K::scatter:
+      cases::scatter(run, n, P - 1);
+      break;
+    case K::gather:
+      cases::gather(run, n, P - 1);
+      break;
+    case K::concat:
+      cases::concat(run, n);
+      break;
+    case K::index:
+      cases::index(run, n / static_cast<std::size_t>(P) + 1);
+      break;
+    case K::shift:
+      cases::shift(run, n, 1);
+      break;
+    case K::sync:
+      cases::sync(run);
+      break;
+    default:
+      ADD_FAILURE() << "no case for " << ccl::name(kind);
   }
 }
 
@@ -113,7 +134,10 @@ ccl::Shape shape_of(ccl::CollKind kind, int P, std::size_t n, bool commutative) 
   s.size = P;
   s.root = !ccl::is_rooted(kind) ? 0 : commutative ? P - 1 : 0;
   s.elem = commutative ? sizeof(std::int64_t) : sizeof(ref::Mat);
-  s.count = kind == K::sync ? 0 : kind == K::index ? n / static_cast<std::size_t>(P) + 1 : commutative ? n : n / 4;
+  s.count = kind == K::sync    ? 0
+            : kind == K::index ? n / static_cast<std::size_t>(P) + 1
+            : commutative      ? n
+                               : n / 4;
   s.commutative = commutative;
   s.distance = 1;
   return s;
@@ -130,8 +154,8 @@ TEST(MpiCollectives, EveryAlgorithmWithEverySetting) {
         if (!commutative && !ccl::is_reduction(a->kind)) continue;
         for (const ccl::Params& p : a->candidates(shape_of(a->kind, P, n, commutative))) {
           const ccl::Choice choice{a, p};
-          SCOPED_TRACE(std::string(ccl::name(a->kind)) + " " + choice.str() + " n=" + std::to_string(n) +
-                       (commutative ? "" : " non-commutative"));
+          SCOPED_TRACE(std::string(ccl::name(a->kind)) + " " + choice.str() +
+                       " n=" + std::to_string(n) + (commutative ? "" : " non-commutative"));
           ccl::set_override(a->kind, choice.str());
           run_kind(run, a->kind, n, commutative);
           // The statistics name the algorithm that last ran each collective: the forced one.
@@ -157,7 +181,8 @@ TEST(MpiCollectives, LargeSendsCompleteWhileTheirReceiverWaitsOnSharedMemory) {
   ccl::set_override(ccl::CollKind::reduce, "segmented_binomial:seg=32768");
   for (int i = 0; i < 20; ++i) {
     ccl::sync(w);
-    for (int k = 0; k < 3; ++k) ccl::reduce(w, std::span<const double>(send), std::span<double>(recv), ccl::sum, 0);
+    for (int k = 0; k < 3; ++k)
+      ccl::reduce(w, std::span<const double>(send), std::span<double>(recv), ccl::sum, 0);
     const double latest = ccl::combine_value(w, static_cast<double>(i), ccl::max);  // shared memory
     EXPECT_EQ(latest, i);
   }
@@ -204,7 +229,8 @@ TEST(MpiCollectives, SyncHoldsEveryMemberUntilTheLastEnters) {
       ccl::sync(w);
       const double left = now_ns();
       entered = ccl::combine_value(w, entered, ccl::max);
-      EXPECT_GE(left, entered) << "member " << w.rank() << " left the sync before member 0 entered it";
+      EXPECT_GE(left, entered) << "member " << w.rank()
+                               << " left the sync before member 0 entered it";
     }
   }
   ccl::set_override(ccl::CollKind::sync, "");

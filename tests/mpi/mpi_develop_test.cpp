@@ -126,7 +126,8 @@ TEST_F(MpiDevelop, IndexvSendAndReceiveCountsDisagree) {
   const int P = w.size();
   auto send_counts = ref::indexv_send_counts(w.rank(), P);
   auto recv_counts = ref::indexv_recv_counts(w.rank(), P);
-  if (w.rank() == 0) recv_counts[static_cast<std::size_t>(P - 1)] += 1;  // 0 expects one more from P−1
+  if (w.rank() == 0)
+    recv_counts[static_cast<std::size_t>(P - 1)] += 1;  // 0 expects one more from P−1
   std::vector<I64> in = ref::indexv_send(w.rank(), P);
   std::vector<I64> out(std::accumulate(recv_counts.begin(), recv_counts.end(), std::size_t{0}));
   const std::string msg = error_of([&] { ccl::indexv(w, in, send_counts, out, recv_counts); });

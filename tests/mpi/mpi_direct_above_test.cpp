@@ -100,9 +100,9 @@ TEST(DirectAbove, CollectivesAroundTheSizesInFlightOnTwoGroupsComeOutRight) {
   const ccl::Group half = ccl::partition(w, r % 2, r, "half");
   const std::size_t above = std::max<std::size_t>(setting(), ShmFabric::kMaxBytes);
   int salt = 0;
-  for (const std::size_t bytes : {above - 8, above, above + 8, 2 * above, 8 * ShmFabric::kMaxBytes,
-                                  8 * ShmFabric::kMaxBytes + 8, 32 * ShmFabric::kMaxBytes + 8,
-                                  ccl::kOneCopyUpTo + 8}) {
+  for (const std::size_t bytes :
+       {above - 8, above, above + 8, 2 * above, 8 * ShmFabric::kMaxBytes,
+        8 * ShmFabric::kMaxBytes + 8, 32 * ShmFabric::kMaxBytes + 8, ccl::kOneCopyUpTo + 8}) {
     ++salt;
     const std::size_t n = bytes / 8;
     const int root = salt % P;

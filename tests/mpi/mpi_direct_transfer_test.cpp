@@ -2,19 +2,19 @@
 // side copies straight between the two buffers: pushed by the sender, as a linear gather's
 // members do, pulled by the receiver, as a linear scatter's and bcast's do, or split between the
 // two, as a linear bcast between two members does. Gathers, scatters and bcasts of mixed block
-// sizes (ring, direct) in flight with other collectives on two groups come out right; a sender whose size the receiver does not expect, and a copy that fails, are
-// reported by the receiver with a clear message while the sender completes, either way, and the
-// group still works. Also run with CCL_PUSH=0 (tests/CMakeLists.txt), where the same transfers
-// go through MPI.
+// sizes (ring, direct) in flight with other collectives on two groups come out right; a sender
+// whose size the receiver does not expect, and a copy that fails, are reported by the receiver with
+// a clear message while the sender completes, either way, and the group still works. Also run with
+// CCL_PUSH=0 (tests/CMakeLists.txt), where the same transfers go through MPI.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <numeric>
 #include <string>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include "../common/reference.hpp"
@@ -64,13 +64,15 @@ TEST(DirectTransfers, TakenForLargeMessagesOnTheNodeUnlessSwitchedOff) {
     EXPECT_FALSE(direct(w, kLarge, Copier::receiver)) << "CCL_PUSH=0 did not switch pulling off";
     EXPECT_FALSE(direct(w, kHalfRing, Copier::exchange)) << "CCL_PUSH=0 did not switch pushing off";
   } else if (!direct(w, kLarge, Copier::sender)) {
-    SKIP_UNSUPPORTED("this node's ranks cannot reach into one another's memory (cross-memory attach)");
+    SKIP_UNSUPPORTED(
+        "this node's ranks cannot reach into one another's memory (cross-memory attach)");
   } else {
     EXPECT_TRUE(direct(w, kLarge, Copier::receiver)) << "pushed but not pulled";
     EXPECT_TRUE(direct(w, kLarge, Copier::split)) << "pushed but not split";
     // Only where every rank has a core (here all ranks share one node).
     const bool own_cores = w.size() <= sysconf(_SC_NPROCESSORS_ONLN);
-    EXPECT_EQ(direct(w, kHalfRing, Copier::exchange), own_cores) << "an exchange past half the rings";
+    EXPECT_EQ(direct(w, kHalfRing, Copier::exchange), own_cores)
+        << "an exchange past half the rings";
   }
 }
 
@@ -117,7 +119,8 @@ TEST(DirectTransfers, GathersOfMixedBlockSizesInFlightWithOtherCollectivesOnTwoG
       for (int q = 0; q < P; ++q) {
         const std::size_t c = counts[static_cast<std::size_t>(q)];
         const std::vector<I64> want = ref::data(q, c, i);
-        ASSERT_TRUE(std::equal(want.begin(), want.end(), all.begin() + static_cast<std::ptrdiff_t>(at)))
+        ASSERT_TRUE(
+            std::equal(want.begin(), want.end(), all.begin() + static_cast<std::ptrdiff_t>(at)))
             << "gatherv " << i << ": block of member " << q << " (" << c << " elements)";
         at += c;
       }
@@ -126,8 +129,9 @@ TEST(DirectTransfers, GathersOfMixedBlockSizesInFlightWithOtherCollectivesOnTwoG
     if (half.rank() == 0) {
       for (int q = 0; q < half.size(); ++q) {
         const std::vector<I64> want = ref::data(half.world_rank_of(q), n, i + 100);
-        ASSERT_TRUE(std::equal(want.begin(), want.end(),
-                               in_half.begin() + static_cast<std::ptrdiff_t>(n * static_cast<std::size_t>(q))))
+        ASSERT_TRUE(std::equal(
+            want.begin(), want.end(),
+            in_half.begin() + static_cast<std::ptrdiff_t>(n * static_cast<std::size_t>(q))))
             << "gather on half " << r % 2 << ", round " << i << ": block of member " << q;
       }
     }
@@ -148,7 +152,8 @@ TEST(DirectTransfers, PulledScattersAndBcastsOfMixedSizesInFlightWithOthersOnTwo
     std::vector<I64> all = r == root ? ref::data(root, total, i) : std::vector<I64>{};
     std::vector<I64> mine(counts[static_cast<std::size_t>(r)], -1);
     ccl::Request sc = ccl::iscatterv(w, all, mine, counts, root);
-    const std::size_t n = i % 2 == 0 ? 300 : 9000 + static_cast<std::size_t>(i) * 11;  // ring or pulled
+    const std::size_t n =
+        i % 2 == 0 ? 300 : 9000 + static_cast<std::size_t>(i) * 11;  // ring or pulled
     std::vector<I64> vec = half.rank() == 0 ? ref::data(r, n, i + 100) : std::vector<I64>(n, -1);
     ccl::Request b = ccl::ibcast(half, vec, 0);
     I64 sum = ccl::combine_value(w, I64{r}, ccl::sum);  // blocking, while both are in flight
@@ -163,9 +168,11 @@ TEST(DirectTransfers, PulledScattersAndBcastsOfMixedSizesInFlightWithOthersOnTwo
     std::size_t at = 0;
     for (int q = 0; q < r; ++q) at += counts[static_cast<std::size_t>(q)];
     const std::vector<I64> source = ref::data(root, total, i);
-    ASSERT_TRUE(std::equal(mine.begin(), mine.end(), source.begin() + static_cast<std::ptrdiff_t>(at)))
+    ASSERT_TRUE(
+        std::equal(mine.begin(), mine.end(), source.begin() + static_cast<std::ptrdiff_t>(at)))
         << "scatterv " << i << " from " << root << ": block of member " << r;
-    ASSERT_EQ(vec, ref::data(half.world_rank_of(0), n, i + 100)) << "bcast on half " << r % 2 << ", round " << i;
+    ASSERT_EQ(vec, ref::data(half.world_rank_of(0), n, i + 100))
+        << "bcast on half " << r % 2 << ", round " << i;
   }
   ccl::set_override(ccl::CollKind::scatter, "");
   ccl::set_override(ccl::CollKind::bcast, "");
@@ -179,7 +186,8 @@ TEST(DirectTransfers, SplitBcastsBetweenTwoMembersOfSizesThatDoNotHalveEvenly) {
   const ccl::Group pair = ccl::partition(w, r / 2, r, "pair");
   ccl::set_override(ccl::CollKind::bcast, "linear");
   for (int i = 0; i < 24; ++i) {
-    const std::size_t n = 9000 + static_cast<std::size_t>(i) * 1237 + static_cast<std::size_t>(i % 3);
+    const std::size_t n =
+        9000 + static_cast<std::size_t>(i) * 1237 + static_cast<std::size_t>(i % 3);
     const int root = i % pair.size();
     std::vector<I64> vec = pair.rank() == root ? ref::data(r, n, i) : std::vector<I64>(n, -1);
     const std::vector<I64> mine(3, I64{r});
@@ -187,7 +195,8 @@ TEST(DirectTransfers, SplitBcastsBetweenTwoMembersOfSizesThatDoNotHalveEvenly) {
     ccl::Request c = ccl::icombine(w, mine, sum, ccl::sum);
     ccl::bcast(pair, vec, root);
     c.wait();
-    ASSERT_EQ(vec, ref::data(pair.world_rank_of(root), n, i)) << "bcast " << i << " of " << n << " elements";
+    ASSERT_EQ(vec, ref::data(pair.world_rank_of(root), n, i))
+        << "bcast " << i << " of " << n << " elements";
     ASSERT_EQ(sum, std::vector<I64>(3, I64{P} * (P - 1) / 2)) << "combine " << i;
   }
   ccl::set_override(ccl::CollKind::bcast, "");
@@ -205,7 +214,7 @@ TEST(DirectTransfers, ASenderBlockedInAnotherCollectiveStillWritesItsBlock) {
   const ccl::Group g12 = ccl::partition(w, r == 1 || r == 2 ? 0 : 1, r, "g12");
   ccl::set_override(ccl::CollKind::gather, "linear");
   for (const std::size_t token_size : {std::size_t{2}, std::size_t{40000}}) {  // ring, then larger
-    const std::size_t n = 9000;  // pushed
+    const std::size_t n = 9000;                                                // pushed
     const std::vector<I64> block = ref::data(r, n, 7);
     std::vector<I64> all(r == 2 ? n * static_cast<std::size_t>(w.size()) : 0, -1);
     std::vector<I64> token01 = r == 1 ? ref::data(1, token_size) : std::vector<I64>(token_size, -1);
@@ -241,7 +250,8 @@ std::string direct_between_first_two(ccl::Copier copier, std::size_t sent, std::
                                      std::byte* into, const std::byte* from = nullptr) {
   const ccl::Group w = ccl::world();
   ccl::detail::MpiChannel& ch = channel_of(w);
-  const std::uint64_t tag = ch.tag(ch.tag_cycle() - 1, 0);  // an instance no collective here reaches
+  const std::uint64_t tag =
+      ch.tag(ch.tag_cycle() - 1, 0);  // an instance no collective here reaches
   std::vector<std::byte> data(std::max(sent, expected), std::byte{7});
   ccl::detail::Handles hs;
   std::string error;
@@ -271,8 +281,12 @@ TEST_P(EitherCopier, ASizeTheReceiverDoesNotExpectIsReportedThere) {
   const std::string longer = direct_between_first_two(GetParam(), 160000, 120000, nullptr);
   const std::string shorter = direct_between_first_two(GetParam(), 120000, 160000, nullptr);
   if (w.rank() == 1) {
-    EXPECT_NE(longer.find("a message of 160000 bytes arrived for a receive of 120000 bytes"), std::string::npos) << longer;
-    EXPECT_NE(shorter.find("a message of 120000 bytes arrived for a receive of 160000 bytes"), std::string::npos) << shorter;
+    EXPECT_NE(longer.find("a message of 160000 bytes arrived for a receive of 120000 bytes"),
+              std::string::npos)
+        << longer;
+    EXPECT_NE(shorter.find("a message of 120000 bytes arrived for a receive of 160000 bytes"),
+              std::string::npos)
+        << shorter;
   }
 }
 
@@ -285,24 +299,30 @@ TEST_P(EitherCopier, ACopyThatFailsIsReportedByTheReceiver) {
   auto* nowhere = reinterpret_cast<std::byte*>(std::uintptr_t{4096});
   // Split: the receiver's read fails first, and it reports its own failure.
   const bool pulled = GetParam() != ccl::Copier::sender;
-  const std::string error = pulled ? direct_between_first_two(GetParam(), kLarge, kLarge, nullptr, nowhere)
-                                   : direct_between_first_two(GetParam(), kLarge, kLarge, nowhere);
+  const std::string error =
+      pulled ? direct_between_first_two(GetParam(), kLarge, kLarge, nullptr, nowhere)
+             : direct_between_first_two(GetParam(), kLarge, kLarge, nowhere);
   if (w.rank() == 1) {
-    const std::string what = pulled ? "world rank 1 could not copy a message of " + std::to_string(kLarge) +
-                                          " bytes out of world rank 0's memory (process_vm_readv: Bad address)"
-                                    : "world rank 0 could not copy a message of " + std::to_string(kLarge) +
-                                          " bytes into world rank 1's memory (process_vm_writev: Bad address)";
+    const std::string what =
+        pulled ? "world rank 1 could not copy a message of " + std::to_string(kLarge) +
+                     " bytes out of world rank 0's memory (process_vm_readv: Bad address)"
+               : "world rank 0 could not copy a message of " + std::to_string(kLarge) +
+                     " bytes into world rank 1's memory (process_vm_writev: Bad address)";
     EXPECT_NE(error.find(what), std::string::npos) << error;
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(PushedPulledAndSplit, EitherCopier,
-                         ::testing::Values(ccl::Copier::sender, ccl::Copier::receiver, ccl::Copier::split),
+                         ::testing::Values(ccl::Copier::sender, ccl::Copier::receiver,
+                                           ccl::Copier::split),
                          [](const auto& info) {
                            switch (info.param) {
-                             case ccl::Copier::sender: return std::string("pushed");
-                             case ccl::Copier::receiver: return std::string("pulled");
-                             default: return std::string("split");
+                             case ccl::Copier::sender:
+                               return std::string("pushed");
+                             case ccl::Copier::receiver:
+                               return std::string("pulled");
+                             default:
+                               return std::string("split");
                            }
                          });
 

@@ -22,8 +22,10 @@ TEST(MpiGrids, EveryGrid2DOfTheWorld) {
     const ccl::grids::Grid2D g(w, rows, cols);
     EXPECT_EQ(g.row(), w.rank() / cols);
     EXPECT_EQ(g.col(), w.rank() % cols);
-    grid_checks::expect_sub_group(g.row_group(), w.rank(), w.members(), Cartesian({rows, cols}), {false, true});
-    grid_checks::expect_sub_group(g.column_group(), w.rank(), w.members(), Cartesian({rows, cols}), {true, false});
+    grid_checks::expect_sub_group(g.row_group(), w.rank(), w.members(), Cartesian({rows, cols}),
+                                  {false, true});
+    grid_checks::expect_sub_group(g.column_group(), w.rank(), w.members(), Cartesian({rows, cols}),
+                                  {true, false});
     MpiRunner row{g.row_group()}, column{g.column_group()};
     cases::combine_matrix(row, 3);
     cases::bcast(column, 5, column.size() - 1);
@@ -36,8 +38,8 @@ TEST(MpiGrids, Grid2DThatDoesNotFitTheWorldIsRefusedOnEveryRank) {
     ccl::grids::Grid2D g(w, w.size() + 1, 1);
     FAIL() << "no error";
   } catch (const ccl::Error& e) {
-    EXPECT_NE(std::string(e.what()).find("needs " + std::to_string(w.size() + 1) + " members; the group has " +
-                                         std::to_string(w.size())),
+    EXPECT_NE(std::string(e.what()).find("needs " + std::to_string(w.size() + 1) +
+                                         " members; the group has " + std::to_string(w.size())),
               std::string::npos);
   }
 }
@@ -69,10 +71,14 @@ TEST(MpiGrids, TorusLinesSlabsAndNeighbours) {
     const Cartesian& shape = t.shape();
     for (int d = 0; d < shape.ndims(); ++d) {
       const ccl::Group line = t.line(d), slab = t.slab(d);
-      grid_checks::expect_sub_group(line, w.rank(), w.members(), shape, ccl::grids::Torus::line_flags(shape.ndims(), d));
-      grid_checks::expect_sub_group(slab, w.rank(), w.members(), shape, ccl::grids::Torus::slab_flags(shape.ndims(), d));
-      EXPECT_EQ(line.world_rank_of((line.rank() + 1) % line.size()), w.world_rank_of(t.neighbour(d, +1)));
-      EXPECT_EQ(line.world_rank_of((line.rank() - 1 + line.size()) % line.size()), w.world_rank_of(t.neighbour(d, -1)));
+      grid_checks::expect_sub_group(line, w.rank(), w.members(), shape,
+                                    ccl::grids::Torus::line_flags(shape.ndims(), d));
+      grid_checks::expect_sub_group(slab, w.rank(), w.members(), shape,
+                                    ccl::grids::Torus::slab_flags(shape.ndims(), d));
+      EXPECT_EQ(line.world_rank_of((line.rank() + 1) % line.size()),
+                w.world_rank_of(t.neighbour(d, +1)));
+      EXPECT_EQ(line.world_rank_of((line.rank() - 1 + line.size()) % line.size()),
+                w.world_rank_of(t.neighbour(d, -1)));
       MpiRunner ring{line}, plane{slab};
       cases::shift(ring, 3, 1);
       cases::concat(plane, 2);
@@ -92,7 +98,8 @@ TEST(MpiGrids, TorusAllgathers) {
     for (const char* name : {"torus_qcdoc", "torus_multilink"}) {
       ccl::set_override(ccl::CollKind::concat, name);
       MpiRunner run{w};
-      for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{3000}}) cases::concat(run, n);
+      for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{3000}})
+        cases::concat(run, n);
       ccl::set_override(ccl::CollKind::concat, "");
       EXPECT_EQ(ccl::statistics().of(ccl::CollKind::concat).algorithm, name) << text;
     }

@@ -61,8 +61,10 @@ TEST(MpiGroups, ThousandsOfLiveGroupsAgreeAndNeverCollide) {
   std::vector<ccl::Group> live;
   // Repeated partitions of the world and of earlier groups, all kept alive.
   for (int i = 0; i < 1200; ++i) {
-    const ccl::Group& parent = (i % 3 == 0 || live.empty()) ? w : live[static_cast<std::size_t>(i) / 2];
-    live.push_back(ccl::partition(parent, (parent.rank() + i) % 3, (i % 2 ? 1 : -1) * parent.rank()));
+    const ccl::Group& parent =
+        (i % 3 == 0 || live.empty()) ? w : live[static_cast<std::size_t>(i) / 2];
+    live.push_back(
+        ccl::partition(parent, (parent.rank() + i) % 3, (i % 2 ? 1 : -1) * parent.rank()));
   }
   // Every member of each group holds the same PGID.
   for (const ccl::Group& g : live) {
@@ -77,7 +79,8 @@ TEST(MpiGroups, ThousandsOfLiveGroupsAgreeAndNeverCollide) {
   std::vector<int> counts(static_cast<std::size_t>(w.size()));
   int n = static_cast<int>(mine.size());
   ccl::concat(w, std::span(&n, 1), counts);
-  std::vector<PgidRecord> all(static_cast<std::size_t>(std::accumulate(counts.begin(), counts.end(), 0)));
+  std::vector<PgidRecord> all(
+      static_cast<std::size_t>(std::accumulate(counts.begin(), counts.end(), 0)));
   ccl::concatv(w, mine, all, counts);
   std::map<ccl::Pgid, std::uint64_t> owner;
   for (const auto& rec : all) {

@@ -27,7 +27,8 @@ TEST(MpiNonblocking, OverlappingGroupsWaitedInRankDependentOrder) {
   for (int trial = 0; trial < 4; ++trial) {
     std::vector<I64> bc = w.rank() == 0 ? ref::data(0, n) : std::vector<I64>(n, -1);
     std::vector<I64> row_in = ref::data(row.rank(), n), row_out(n);
-    std::vector<I64> col_in = ref::data(col.rank(), 3), col_out(3 * static_cast<std::size_t>(col.size()));
+    std::vector<I64> col_in = ref::data(col.rank(), 3),
+                     col_out(3 * static_cast<std::size_t>(col.size()));
     std::vector<I64> w_idx_in = ref::index_send(w.rank(), P, 2), w_idx_out(w_idx_in.size());
     std::vector<I64> odd_in = ref::data(odd.rank(), 5), odd_out(5);
     std::vector<I64> w_sum_in = ref::data(w.rank(), 7), w_sum_out(7);
@@ -73,11 +74,13 @@ TEST(MpiNonblocking, ManyOutstandingOnOneGroupWaitedInReverse) {
   for (int i = 0; i < k; ++i) {
     in[static_cast<std::size_t>(i)] = ref::data(w.rank(), static_cast<std::size_t>(i + 1));
     out[static_cast<std::size_t>(i)].assign(static_cast<std::size_t>(i + 1), 0);
-    req.push_back(ccl::icombine(w, in[static_cast<std::size_t>(i)], out[static_cast<std::size_t>(i)], ccl::sum));
+    req.push_back(ccl::icombine(w, in[static_cast<std::size_t>(i)],
+                                out[static_cast<std::size_t>(i)], ccl::sum));
   }
   for (int i = k - 1; i >= 0; --i) req[static_cast<std::size_t>(i)].wait();
   for (int i = 0; i < k; ++i) {
-    EXPECT_EQ(out[static_cast<std::size_t>(i)], ref::sum(w.size(), static_cast<std::size_t>(i + 1)));
+    EXPECT_EQ(out[static_cast<std::size_t>(i)],
+              ref::sum(w.size(), static_cast<std::size_t>(i + 1)));
   }
 }
 
@@ -159,9 +162,7 @@ TEST(MpiNonblocking, AnOverrideThatDoesNotApplyThrowsFromTheNonblockingFormToo) 
 TEST(MpiNonblocking, RequestDestroyedWhilePendingCompletes) {
   const ccl::Group w = ccl::world();
   std::vector<I64> in = ref::data(w.rank(), 4), out(4);
-  {
-    ccl::Request r = ccl::icombine(w, in, out, ccl::sum);
-  }
+  { ccl::Request r = ccl::icombine(w, in, out, ccl::sum); }
   EXPECT_EQ(out, ref::sum(w.size(), 4));
 }
 

@@ -255,7 +255,8 @@ TEST(StreamedTransfers, AStreamKeptAsideFoldsWhenItsReceiveIsPosted) {
   const std::size_t bytes = 3 * ShmFabric::kMaxBytes + 64, n = bytes / sizeof(ref::Mat);
   ccl::detail::MpiChannel& ch = channel_of(w);
   if (w.size() == 1 || !streamed(bytes)) GTEST_SKIP() << "no peer, or streams switched off";
-  if (!ch.folds(0, bytes, sizeof(ref::Mat))) SKIP_UNSUPPORTED("no shared-memory fabric to fold from");
+  if (!ch.folds(0, bytes, sizeof(ref::Mat)))
+    SKIP_UNSUPPORTED("no shared-memory fabric to fold from");
   const std::uint64_t tag = ch.tag(ch.tag_cycle() - 11, 0);
   const std::uint64_t after = ch.tag(ch.tag_cycle() - 12, 0);
   const std::vector<ref::Mat> data = ref::mats(0, n), mine = ref::mats(1, n);

@@ -45,11 +45,10 @@ std::vector<int> sizes() {
   return s;
 }
 
-INSTANTIATE_TEST_SUITE_P(Sizes, SimCollectives, ::testing::ValuesIn(sizes()),
-                         [](const auto& info) {
-                           std::string name = "P";  // (not "P" + ...: GCC 12 -Wrestrict false positive)
-                           name += std::to_string(info.param);
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Sizes, SimCollectives, ::testing::ValuesIn(sizes()), [](const auto& info) {
+  std::string name = "P";  // (not "P" + ...: GCC 12 -Wrestrict false positive)
+  name += std::to_string(info.param);
+  return name;
+});
 
 }  // namespace

@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "../common/reference.hpp"
-#include "ccl/ccl.hpp"
 #include "algorithms/barrier_semantics.hpp"
+#include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
 
 namespace {
@@ -16,7 +16,8 @@ using I64 = std::int64_t;
 
 // The results every member must hold (the same references as the collective tests).
 void check_results(ccl::CollKind kind, int P, std::size_t n, int root, bool commutative,
-                   const std::vector<std::vector<I64>>& send, const std::vector<std::vector<I64>>& recv,
+                   const std::vector<std::vector<I64>>& send,
+                   const std::vector<std::vector<I64>>& recv,
                    const std::vector<std::vector<ref::Mat>>& mrecv) {
   using K = ccl::CollKind;
   (void)send;
@@ -90,7 +91,8 @@ ccl::Cost run_and_measure(ccl::sim::World& world, const std::vector<ccl::Group>&
         } else {
           msend[u] = ref::mats(r, n);
           mrecv[u].assign(n, ref::Mat{});
-          req.push_back(kind == K::reduce ? ccl::ireduce(gr, msend[u], mrecv[u], ref::MatMul{}, root)
+          req.push_back(kind == K::reduce
+                            ? ccl::ireduce(gr, msend[u], mrecv[u], ref::MatMul{}, root)
                         : kind == K::combine ? ccl::icombine(gr, msend[u], mrecv[u], ref::MatMul{})
                                              : ccl::iprefix(gr, msend[u], mrecv[u], ref::MatMul{}));
         }
@@ -173,8 +175,8 @@ TEST_P(CostModel, SimulatorCountsEqualEveryAlgorithmsCostFunction) {
             const ccl::Cost predicted = a->cost(shape, p);
             EXPECT_EQ(measured, predicted)
                 << choice.str() << " " << ccl::name(kind) << " P=" << P << " n=" << n
-                << " root=" << root << (commutative ? "" : " non-commutative")
-                << "\n  measured  " << measured.str() << "\n  predicted " << predicted.str();
+                << " root=" << root << (commutative ? "" : " non-commutative") << "\n  measured  "
+                << measured.str() << "\n  predicted " << predicted.str();
             ++checked;
           }
           ccl::set_override(kind, "");
@@ -217,9 +219,9 @@ TEST(BarrierModeCost, TreesAddCeilLog2PStartUps) {
         ccl::set_override(kind, "");
         ccl::Cost predicted = choice.algorithm->cost(shape, choice.params);
         predicted += ccl::detail::barrier_cost(shape);
-        EXPECT_EQ(measured, predicted) << choice.str() << " " << ccl::name(kind) << " P=" << P
-                                       << " n=" << n << "\n  measured  " << measured.str()
-                                       << "\n  predicted " << predicted.str();
+        EXPECT_EQ(measured, predicted)
+            << choice.str() << " " << ccl::name(kind) << " P=" << P << " n=" << n
+            << "\n  measured  " << measured.str() << "\n  predicted " << predicted.str();
       }
     }
   }
@@ -235,14 +237,16 @@ TEST(InterComFigures, StartUpsOfBroadcastHybridsOnThirtyNodes) {
     const char* spec;
     std::uint64_t alpha;
   };
-  for (const Row& row : {Row{"binomial", 5}, Row{"intercom:mesh=5x6,plan=SSCC", 15},
-                         Row{"intercom:mesh=6x5,plan=SSCC", 15}, Row{"intercom:mesh=2x3x5,plan=SSMCC", 9},
-                         Row{"intercom:mesh=3x10,plan=SSCC", 17}, Row{"intercom:mesh=10x3,plan=SSCC", 17},
-                         Row{"intercom:mesh=2x15,plan=SSCC", 20}, Row{"intercom:mesh=2x15,plan=SMC", 6}}) {
+  for (const Row& row :
+       {Row{"binomial", 5}, Row{"intercom:mesh=5x6,plan=SSCC", 15},
+        Row{"intercom:mesh=6x5,plan=SSCC", 15}, Row{"intercom:mesh=2x3x5,plan=SSMCC", 9},
+        Row{"intercom:mesh=3x10,plan=SSCC", 17}, Row{"intercom:mesh=10x3,plan=SSCC", 17},
+        Row{"intercom:mesh=2x15,plan=SSCC", 20}, Row{"intercom:mesh=2x15,plan=SMC", 6}}) {
     const ccl::Choice c = ccl::parse_choice(ccl::CollKind::bcast, row.spec);
     EXPECT_EQ(c.algorithm->cost(s, c.params).c1, row.alpha) << row.spec;
     ccl::set_override(ccl::CollKind::bcast, row.spec);
-    EXPECT_EQ(run_and_measure(world, g, ccl::CollKind::bcast, 3000, 0, true).c1, row.alpha) << row.spec;
+    EXPECT_EQ(run_and_measure(world, g, ccl::CollKind::bcast, 3000, 0, true).c1, row.alpha)
+        << row.spec;
   }
   ccl::set_override(ccl::CollKind::bcast, "");
 }

@@ -38,7 +38,8 @@ TEST(SimDevelop, MismatchedRootReportedIdenticallyOnEveryMember) {
     const auto w = world.world_groups();
     std::vector<std::vector<I64>> buf(static_cast<std::size_t>(P), std::vector<I64>(4, 0));
     const auto msgs = errors(P, [&](int r) {
-      return ccl::ibcast(w[static_cast<std::size_t>(r)], buf[static_cast<std::size_t>(r)], r == P - 1 ? 1 : 0);
+      return ccl::ibcast(w[static_cast<std::size_t>(r)], buf[static_cast<std::size_t>(r)],
+                         r == P - 1 ? 1 : 0);
     });
     for (const auto& m : msgs) {
       EXPECT_EQ(m, msgs[0]);
@@ -55,12 +56,17 @@ TEST(SimDevelop, MismatchedElementSizeAndCount) {
   ccl::sim::World world(P);
   const auto w = world.world_groups();
   std::vector<std::vector<I64>> in(P, std::vector<I64>(3, 1)), out(P, std::vector<I64>(3 * P));
-  std::vector<std::vector<int>> in_small(P, std::vector<int>(3, 1)), out_small(P, std::vector<int>(3 * P));
+  std::vector<std::vector<int>> in_small(P, std::vector<int>(3, 1)),
+      out_small(P, std::vector<int>(3 * P));
   auto msgs = errors(P, [&](int r) {
     const auto u = static_cast<std::size_t>(r);
-    return r == 4 ? ccl::iconcat(w[u], in_small[u], out_small[u]) : ccl::iconcat(w[u], in[u], out[u]);
+    return r == 4 ? ccl::iconcat(w[u], in_small[u], out_small[u])
+                  : ccl::iconcat(w[u], in[u], out[u]);
   });
-  for (const auto& m : msgs) EXPECT_NE(m.find("rank 4 passed element size 4, rank 0 passed element size 8"), std::string::npos) << m;
+  for (const auto& m : msgs)
+    EXPECT_NE(m.find("rank 4 passed element size 4, rank 0 passed element size 8"),
+              std::string::npos)
+        << m;
 
   in[2].resize(2);
   out[2].resize(2 * P);
@@ -68,7 +74,8 @@ TEST(SimDevelop, MismatchedElementSizeAndCount) {
     const auto u = static_cast<std::size_t>(r);
     return ccl::iconcat(w[u], in[u], out[u]);
   });
-  for (const auto& m : msgs) EXPECT_NE(m.find("rank 2 passed count 2, rank 0 passed count 3"), std::string::npos) << m;
+  for (const auto& m : msgs)
+    EXPECT_NE(m.find("rank 2 passed count 2, rank 0 passed count 3"), std::string::npos) << m;
 }
 
 TEST(SimDevelop, CorrectCallsPassTheChecks) {
@@ -81,7 +88,8 @@ TEST(SimDevelop, CorrectCallsPassTheChecks) {
     const auto u = static_cast<std::size_t>(r);
     in[u] = ref::indexv_send(r, P);
     out[u].assign(ref::indexv_expected(r, P).size(), 0);
-    return ccl::iindexv(w[u], in[u], ref::indexv_send_counts(r, P), out[u], ref::indexv_recv_counts(r, P));
+    return ccl::iindexv(w[u], in[u], ref::indexv_send_counts(r, P), out[u],
+                        ref::indexv_recv_counts(r, P));
   });
   for (int r = 0; r < P; ++r) {
     EXPECT_EQ(msgs[static_cast<std::size_t>(r)], "");

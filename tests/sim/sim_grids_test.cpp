@@ -31,7 +31,8 @@ std::vector<SimRunner> runners(const std::vector<ccl::Group>& views) {
   for (const auto& g : views) by_pgid[g.pgid()].push_back(g);
   std::vector<SimRunner> out;
   for (auto& [pgid, gs] : by_pgid) {
-    std::sort(gs.begin(), gs.end(), [](const auto& a, const auto& b) { return a.rank() < b.rank(); });
+    std::sort(gs.begin(), gs.end(),
+              [](const auto& a, const auto& b) { return a.rank() < b.rank(); });
     out.push_back(SimRunner{gs});
   }
   return out;
@@ -78,7 +79,8 @@ TEST(SimGrids, HypercubeSubcubesOf1024) {
         std::vector<bool>(10, false), std::vector<bool>(10, true),
         std::vector<bool>{false, false, false, false, false, false, false, true, true, true}}) {
     const auto subs = ccl::grids::Hypercube::subcube_all(world, w, free);
-    for (int r = 0; r < P; ++r) grid_checks::expect_subcube(subs[static_cast<std::size_t>(r)], r, all, free);
+    for (int r = 0; r < P; ++r)
+      grid_checks::expect_subcube(subs[static_cast<std::size_t>(r)], r, all, free);
     for (auto& run : runners(subs)) cases::combine_sum(run, 2);
   }
 }
@@ -105,7 +107,9 @@ TEST(SimGrids, TorusLinesAndSlabs) {
       for (auto& run : runners(lines)) cases::shift(run, 2, 1);
       const auto slab_flags = ccl::grids::Torus::slab_flags(shape.ndims(), d);
       const auto slabs = ccl::grids::Torus::sub_all(world, w, shape, slab_flags);
-      for (int r = 0; r < P; ++r) grid_checks::expect_sub_group(slabs[static_cast<std::size_t>(r)], r, all, shape, slab_flags);
+      for (int r = 0; r < P; ++r)
+        grid_checks::expect_sub_group(slabs[static_cast<std::size_t>(r)], r, all, shape,
+                                      slab_flags);
       for (auto& run : runners(slabs)) cases::concat(run, 1);
     }
   }
@@ -116,32 +120,34 @@ TEST(SimGrids, TorusAllgathersAreCorrectAndCostWhatTheyState) {
   // dimensions (both links reach one neighbour), unequal dimensions, a size-1 dimension, and
   // QCDOC's 2x2x2xLxMxN form.
   ccl::set_override(ccl::CollKind::concat, "");
-  for (const char* text : {"5", "6", "4x4", "3x5", "2x4", "2x2x2", "4x4x4", "3x3x3", "1x4x3", "2x2x2x4x4x4",
-                           "6x6x6"}) {
+  for (const char* text : {"5", "6", "4x4", "3x5", "2x4", "2x2x2", "4x4x4", "3x3x3", "1x4x3",
+                           "2x2x2x4x4x4", "6x6x6"}) {
     const Cartesian shape = Cartesian::parse(text);
     const int P = shape.size();
     ccl::sim::World world(P);
     const auto w = world.world_groups();
     for (const auto& g : w) ccl::grids::Torus(g, shape);
     for (const char* name : {"torus_qcdoc", "torus_multilink"}) {
-    ccl::set_override(ccl::CollKind::concat, name);
-    for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{8}}) {
-      SimRunner run{w};
-      cases::concat(run, n);
-      ccl::Cost measured;
-      for (int r = 0; r < P; ++r) measured = longest(measured, world.statistics(r).last_critical_path);
-      ccl::Shape s;
-      s.kind = ccl::CollKind::concat;
-      s.size = P;
-      s.elem = sizeof(std::int64_t);
-      s.count = n;
-      s.torus.assign(shape.dims().begin(), shape.dims().end());
-      const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, name);
-      ASSERT_NE(a, nullptr);
-      EXPECT_EQ(measured, a->cost(s, {})) << name << " " << text << ", " << n << " elements: measured " << measured.str();
-      EXPECT_EQ(world.statistics(0).of(ccl::CollKind::concat).algorithm, name);
-    }
-    ccl::set_override(ccl::CollKind::concat, "");
+      ccl::set_override(ccl::CollKind::concat, name);
+      for (std::size_t n : {std::size_t{1}, std::size_t{3}, std::size_t{8}}) {
+        SimRunner run{w};
+        cases::concat(run, n);
+        ccl::Cost measured;
+        for (int r = 0; r < P; ++r)
+          measured = longest(measured, world.statistics(r).last_critical_path);
+        ccl::Shape s;
+        s.kind = ccl::CollKind::concat;
+        s.size = P;
+        s.elem = sizeof(std::int64_t);
+        s.count = n;
+        s.torus.assign(shape.dims().begin(), shape.dims().end());
+        const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, name);
+        ASSERT_NE(a, nullptr);
+        EXPECT_EQ(measured, a->cost(s, {}))
+            << name << " " << text << ", " << n << " elements: measured " << measured.str();
+        EXPECT_EQ(world.statistics(0).of(ccl::CollKind::concat).algorithm, name);
+      }
+      ccl::set_override(ccl::CollKind::concat, "");
     }
   }
 }

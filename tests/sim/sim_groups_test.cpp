@@ -2,12 +2,12 @@
 // sizes), their collectives, and thousands of live groups whose PGIDs agree and never collide.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <numeric>
 #include <set>
 #include <span>
-#include <algorithm>
 
 #include "../common/collective_cases.hpp"
 #include "../common/sim_runner.hpp"
@@ -21,7 +21,8 @@ std::map<std::string, SimRunner> by_group(const std::vector<ccl::Group>& views) 
   std::map<std::string, std::vector<ccl::Group>> tmp;
   for (const auto& g : views) tmp[g.label()].push_back(g);
   for (auto& [label, gs] : tmp) {
-    std::sort(gs.begin(), gs.end(), [](const auto& a, const auto& b) { return a.rank() < b.rank(); });
+    std::sort(gs.begin(), gs.end(),
+              [](const auto& a, const auto& b) { return a.rank() < b.rank(); });
     groups[label] = SimRunner{gs};
   }
   return groups;
@@ -32,7 +33,8 @@ TEST(SimGroups, RowsAndColumnsOfLargeWorlds) {
     ccl::sim::World world(P);
     const auto w = world.world_groups();
     const int c = static_cast<int>(std::ceil(std::sqrt(P)));
-    std::vector<int> row_color(static_cast<std::size_t>(P)), col_color(row_color.size()), key(row_color.size());
+    std::vector<int> row_color(static_cast<std::size_t>(P)), col_color(row_color.size()),
+        key(row_color.size());
     for (int r = 0; r < P; ++r) {
       row_color[static_cast<std::size_t>(r)] = r / c;
       col_color[static_cast<std::size_t>(r)] = r % c;
@@ -75,7 +77,8 @@ TEST(SimGroups, ThousandsOfLiveGroupsAgreeAndNeverCollide) {
     for (const auto& g : world.partition(parent, colors, keys)) by_pgid[g.pgid()].push_back(g);
     for (auto& [pgid, views] : by_pgid) {
       EXPECT_TRUE(seen.insert(pgid).second) << "PGID " << pgid.str() << " reused";
-      std::sort(views.begin(), views.end(), [](const auto& a, const auto& b) { return a.rank() < b.rank(); });
+      std::sort(views.begin(), views.end(),
+                [](const auto& a, const auto& b) { return a.rank() < b.rank(); });
       ASSERT_EQ(static_cast<int>(views.size()), views[0].size()) << "one PGID, several groups";
       for (int r = 0; r < static_cast<int>(views.size()); ++r) {
         const auto& v = views[static_cast<std::size_t>(r)];
@@ -145,8 +148,8 @@ TEST(SimGroups, SyncReleasesFirstTheMemberTheLoopPredicts) {
       for (int r = 0; r < P; ++r) req.push_back(start(r));
       ccl::wait_all(req);
     };
-    std::vector<std::vector<int>> buf(P, std::vector<int>(4, 1)), out = buf,
-                                  all(P, std::vector<int>(static_cast<std::size_t>(P)));
+    std::vector<std::vector<int>> buf(P, std::vector<int>(4, 1)),
+        out = buf, all(P, std::vector<int>(static_cast<std::size_t>(P)));
     const auto bcast = [&](int root) {
       on_all([&](int r) { return ccl::ibcast(g[r], buf[r], root); });
     };
@@ -191,8 +194,8 @@ TEST(SimGroups, SyncReleasesFirstTheMemberTheLoopPredicts) {
         EXPECT_EQ(s.of(ccl::CollKind::sync).algorithm, staggered ? "linear" : "dissemination")
             << P << " members after " << loop.calls;
         const bool root_last = loop.last >= 0 && P > 2;
-        const int tokens = !staggered           ? log2_ceil
-                           : r == loop.hub      ? P - 1
+        const int tokens = !staggered                    ? log2_ceil
+                           : r == loop.hub               ? P - 1
                            : root_last && r != loop.last ? 2
                                                          : 1;
         EXPECT_EQ(s.traffic.messages, static_cast<std::uint64_t>(tokens))

@@ -45,7 +45,8 @@ TEST(FindDisagreement, NamesTheFirstDisagreeingRankAndValue) {
             "ccl develop check: combine on group 'rows' (pgid 3.7): rank 2 passed count 5, rank 0 "
             "passed count 4");
   all[2] = all[0];
-  EXPECT_NE(find_disagreement(all, g)->find("rank 3 passed reduce op 'max', rank 0 passed reduce op 'sum'"),
+  EXPECT_NE(find_disagreement(all, g)->find(
+                "rank 3 passed reduce op 'max', rank 0 passed reduce op 'sum'"),
             std::string::npos);
 }
 

@@ -13,7 +13,8 @@ using ccl::grids::Cartesian;
 
 namespace {
 
-const std::vector<std::vector<int>> kShapes{{1}, {7}, {2, 3}, {3, 1, 5}, {4, 4, 2}, {2, 2, 2, 4, 3, 5}};
+const std::vector<std::vector<int>> kShapes{{1},       {7},       {2, 3},
+                                            {3, 1, 5}, {4, 4, 2}, {2, 2, 2, 4, 3, 5}};
 
 std::string error_of(auto&& f) {
   try {
@@ -63,7 +64,8 @@ TEST(GridsCartesian, NeighboursDifferByOneStepInOneDimension) {
         const auto a = s.coords(r), b = s.coords(up);
         for (int e = 0; e < s.ndims(); ++e) {
           const int n = s.dim(e);
-          const int expected = e == d ? (a[static_cast<std::size_t>(e)] + 1) % n : a[static_cast<std::size_t>(e)];
+          const int expected =
+              e == d ? (a[static_cast<std::size_t>(e)] + 1) % n : a[static_cast<std::size_t>(e)];
           ASSERT_EQ(b[static_cast<std::size_t>(e)], expected);
         }
       }

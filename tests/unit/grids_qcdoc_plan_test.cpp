@@ -21,7 +21,8 @@ namespace {
 int step_of(const Cartesian& t, const std::vector<int>& delta, int R) {
   int nonzero = 0, smallest = 1 << 30;
   for (int d = 0; d < t.ndims(); ++d) {
-    const int n = t.dim(d), m = ((delta[static_cast<std::size_t>(d)] % n) + n) % n, a = std::min(m, n - m);
+    const int n = t.dim(d), m = ((delta[static_cast<std::size_t>(d)] % n) + n) % n,
+              a = std::min(m, n - m);
     if (a == 0) continue;
     ++nonzero;
     smallest = std::min(smallest, a);
@@ -40,8 +41,8 @@ std::vector<int> brute_force_blocks(const Cartesian& t, int R, int steps) {
 TEST(GridsQcdocPlan, PaperTableForSixToTheSixth) {
   const QcdocPlan plan(Cartesian::parse("6x6x6x6x6x6"));
   ASSERT_EQ(plan.steps(), 18);  // the diameter
-  const std::vector<int> paper{12, 12, 6, 240, 120, 15, 1960, 520, 20, 8160, 1200, 15,
-                               17292, 1452, 6, 14896, 728, 1};
+  const std::vector<int> paper{12,   12,   6,  240,   120,  15, 1960,  520, 20,
+                               8160, 1200, 15, 17292, 1452, 6,  14896, 728, 1};
   std::vector<int> got;
   int total = 0;
   for (int s = 0; s < plan.steps(); ++s) {
@@ -53,7 +54,8 @@ TEST(GridsQcdocPlan, PaperTableForSixToTheSixth) {
 }
 
 TEST(GridsQcdocPlan, BlocksPerStepMatchTheDefinitionAndEveryShareHasASender) {
-  for (const char* text : {"4x4", "5", "6", "4x4x4", "3x5x4", "2x2x2x4x4x4", "4x4x8", "2x6", "1x4x1x3"}) {
+  for (const char* text :
+       {"4x4", "5", "6", "4x4x4", "3x5x4", "2x2x2x4x4x4", "4x4x8", "2x6", "1x4x1x3"}) {
     const Cartesian t = Cartesian::parse(text);
     const QcdocPlan plan(t);
     const int R = plan.group_steps();
@@ -96,43 +98,44 @@ TEST(GridsTorusPlans, TheSchedulesRoundsCarryThePlan) {
   // be the brute-force counts, and a node must receive (P − 1) blocks' worth of bytes.
   ccl::grids::register_torus_algorithms();
   for (const char* name : {"torus_qcdoc", "torus_multilink"}) {
-  const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, name);
-  ASSERT_NE(a, nullptr);
-  for (const char* text : {"4x4", "5", "3x5x4", "2x2x2x4x4x4", "6x6x6", "1x4x1x3"}) {
-    const Cartesian t = Cartesian::parse(text);
-    const QcdocPlan plan(t);
-    const ccl::grids::MultilinkPlan multilink(t);
-    for (int rank : {0, t.size() / 2, t.size() - 1}) {
-      ccl::Shape s;
-      s.kind = ccl::CollKind::concat;
-      s.size = t.size();
-      s.rank = rank;
-      s.elem = 1;
-      s.count = 1000;
-      s.torus.assign(t.dims().begin(), t.dims().end());
-      const auto steps = ccl::grids::tally_steps(a->build(s, {}), s.count);
-      std::vector<int> blocks;
-      std::size_t bytes = 0;
-      for (const auto& st : steps) {
-        blocks.push_back(st.blocks);
-        bytes += st.bytes;
+    const ccl::Algorithm* a = ccl::find_algorithm(ccl::CollKind::concat, name);
+    ASSERT_NE(a, nullptr);
+    for (const char* text : {"4x4", "5", "3x5x4", "2x2x2x4x4x4", "6x6x6", "1x4x1x3"}) {
+      const Cartesian t = Cartesian::parse(text);
+      const QcdocPlan plan(t);
+      const ccl::grids::MultilinkPlan multilink(t);
+      for (int rank : {0, t.size() / 2, t.size() - 1}) {
+        ccl::Shape s;
+        s.kind = ccl::CollKind::concat;
+        s.size = t.size();
+        s.rank = rank;
+        s.elem = 1;
+        s.count = 1000;
+        s.torus.assign(t.dims().begin(), t.dims().end());
+        const auto steps = ccl::grids::tally_steps(a->build(s, {}), s.count);
+        std::vector<int> blocks;
+        std::size_t bytes = 0;
+        for (const auto& st : steps) {
+          blocks.push_back(st.blocks);
+          bytes += st.bytes;
+        }
+        std::vector<int> expected;
+        if (std::string(name) == "torus_qcdoc") {
+          expected = brute_force_blocks(t, plan.group_steps(), plan.steps());
+        } else {
+          for (int st = 0; st < multilink.steps(); ++st) expected.push_back(multilink.blocks(st));
+        }
+        std::erase(expected, 0);  // a step that receives nothing has no round
+        EXPECT_EQ(blocks, expected) << name << " " << text << ", member " << rank;
+        EXPECT_EQ(bytes, static_cast<std::size_t>(t.size() - 1) * s.count) << text;
       }
-      std::vector<int> expected;
-      if (std::string(name) == "torus_qcdoc") {
-        expected = brute_force_blocks(t, plan.group_steps(), plan.steps());
-      } else {
-        for (int st = 0; st < multilink.steps(); ++st) expected.push_back(multilink.blocks(st));
-      }
-      std::erase(expected, 0);  // a step that receives nothing has no round
-      EXPECT_EQ(blocks, expected) << name << " " << text << ", member " << rank;
-      EXPECT_EQ(bytes, static_cast<std::size_t>(t.size() - 1) * s.count) << text;
     }
-  }
   }
 }
 
 TEST(GridsMultilinkPlan, EveryBlockAtItsHopDistanceWholeOnceFromANodeThatHasIt) {
-  for (const char* text : {"4x4", "5", "6", "3x5x4", "2x2x2x4x4x4", "4x4x8", "2x6", "1x4x1x3", "2x2x2x6x6x6"}) {
+  for (const char* text :
+       {"4x4", "5", "6", "3x5x4", "2x2x2x4x4x4", "4x4x8", "2x6", "1x4x1x3", "2x2x2x6x6x6"}) {
     const Cartesian t = Cartesian::parse(text);
     const ccl::grids::MultilinkPlan plan(t);
     auto hops = [&](const std::vector<int>& x) {
@@ -159,7 +162,8 @@ TEST(GridsMultilinkPlan, EveryBlockAtItsHopDistanceWholeOnceFromANodeThatHasIt) 
     }
     EXPECT_EQ(blocks, t.size() - 1) << text;
     EXPECT_EQ(static_cast<int>(units.size()), t.size() - 1) << text;
-    for (const auto& [d, u] : units) EXPECT_EQ(u, ccl::grids::MultilinkPlan::kUnits) << text << ": a block not whole";
+    for (const auto& [d, u] : units)
+      EXPECT_EQ(u, ccl::grids::MultilinkPlan::kUnits) << text << ": a block not whole";
   }
 }
 
@@ -171,7 +175,8 @@ TEST(GridsMultilinkPlan, StepsSpreadOverEveryLinkWhereTheQcdocSchemeLeavesSomeId
   const ccl::grids::MultilinkPlan plan(t);
   for (int s = 1; s < plan.steps() - 1; ++s) {
     std::vector<double> load(6, 0);
-    for (const auto& p : plan.arrivals(s)) load[static_cast<std::size_t>(p.link.index())] += double(p.units) / p.den;
+    for (const auto& p : plan.arrivals(s))
+      load[static_cast<std::size_t>(p.link.index())] += double(p.units) / p.den;
     const double busiest = *std::max_element(load.begin(), load.end());
     EXPECT_LE(busiest, plan.blocks(s) / 6.0 + 1.0) << "step " << s;
   }

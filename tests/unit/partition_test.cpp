@@ -10,8 +10,8 @@ using ccl::detail::PartitionEntry;
 
 TEST(DerivePartition, RanksByKeyThenParentRank) {
   // Parent ranks 0..5 at world ranks 10..15.
-  const std::vector<PartitionEntry> all{
-      {1, 5, 100}, {0, 9, 200}, {1, 2, 300}, {1, 5, 400}, {0, 1, 500}, {1, -3, 600}};
+  const std::vector<PartitionEntry> all{{1, 5, 100}, {0, 9, 200}, {1, 2, 300},
+                                        {1, 5, 400}, {0, 1, 500}, {1, -3, 600}};
   const std::vector<int> world{10, 11, 12, 13, 14, 15};
   const auto g = ccl::detail::derive_partition(all, 3, world);
   EXPECT_EQ(g.members, (std::vector<int>{15, 12, 10, 13}));

@@ -17,9 +17,11 @@ ccl::Shape shape(ccl::CollKind k, int n, std::size_t count) {
 
 TEST(SelectionEnvironment, EnvironmentBeatsFileBeatsModel) {
   EXPECT_EQ(ccl::select(shape(ccl::CollKind::concat, 6, 100)).str(), "ring");
-  EXPECT_EQ(ccl::selection_reason(shape(ccl::CollKind::concat, 6, 100)), "override CCL_ALGO_CONCAT");
+  EXPECT_EQ(ccl::selection_reason(shape(ccl::CollKind::concat, 6, 100)),
+            "override CCL_ALGO_CONCAT");
   EXPECT_EQ(ccl::select(shape(ccl::CollKind::bcast, 6, 100000)).str(), "chain:seg=8192");
-  EXPECT_NE(ccl::selection_reason(shape(ccl::CollKind::bcast, 6, 1)).find("algos.txt:2"), std::string::npos);
+  EXPECT_NE(ccl::selection_reason(shape(ccl::CollKind::bcast, 6, 1)).find("algos.txt:2"),
+            std::string::npos);
   EXPECT_EQ(ccl::select(shape(ccl::CollKind::combine, 6, 100)).str(), "ring");
   EXPECT_EQ(ccl::select(shape(ccl::CollKind::concatv, 6, 0)).str(), "ring");  // concat's override
 }

@@ -26,4 +26,6 @@ inline int calls_per_block(std::size_t total_bytes) {
 // first calls on a buffer, and again after other work has used it: a pulled 4 MiB scatter on 2
 // ranks took 6-7 ms on fresh buffers, then 400-900 us falling to ~330 over ten calls; after one
 // warm-up call it timed at 640 us, after five at 350, while the streamed one was ~400 either way.
-inline int warm_up_calls(int timed_calls) { return std::min(timed_calls, 10); }
+inline int warm_up_calls(int timed_calls) {
+  return std::min(timed_calls, 10);
+}

@@ -55,7 +55,9 @@ struct Algorithm {
   bool releases_together = false;
 
   // What selection weighs: the stream cost where there is one, else the critical path.
-  Cost selection_cost(const Shape& s, const Params& p) const { return stream ? stream(s, p) : cost(s, p); }
+  Cost selection_cost(const Shape& s, const Params& p) const {
+    return stream ? stream(s, p) : cost(s, p);
+  }
 };
 
 struct MachineModel;

@@ -37,12 +37,13 @@ namespace ccl {
 
 template <class R>
 concept ReadBuffer = std::ranges::contiguous_range<R> && std::ranges::sized_range<R> &&
-                     std::is_trivially_copyable_v<std::ranges::range_value_t<R>>;
+    std::is_trivially_copyable_v<std::ranges::range_value_t<R>>;
 template <class R>
 concept WriteBuffer =
     ReadBuffer<R> && !std::is_const_v<std::remove_reference_t<std::ranges::range_reference_t<R>>>;
 template <class R>
-concept CountList = std::ranges::input_range<R> && std::is_integral_v<std::ranges::range_value_t<R>>;
+concept CountList =
+    std::ranges::input_range<R> && std::is_integral_v<std::ranges::range_value_t<R>>;
 
 namespace detail {
 
@@ -194,7 +195,9 @@ Call indexv_call(const S& send, const SC& send_counts, R&& recv, const RC& recv_
   return c;
 }
 
-inline Call sync_call() { return make_call<char>(CollKind::sync); }
+inline Call sync_call() {
+  return make_call<char>(CollKind::sync);
+}
 
 }  // namespace detail
 
@@ -261,11 +264,14 @@ Request iscatterv(const Group& g, const S& send, R&& recv, const C& counts, int 
 }
 
 template <ReadBuffer S, CountList SC, WriteBuffer R, CountList RC>
-Request iindexv(const Group& g, const S& send, const SC& send_counts, R&& recv, const RC& recv_counts) {
+Request iindexv(const Group& g, const S& send, const SC& send_counts, R&& recv,
+                const RC& recv_counts) {
   return detail::start(g, detail::indexv_call(send, send_counts, recv, recv_counts));
 }
 
-inline Request isync(const Group& g) { return detail::start(g, detail::sync_call()); }
+inline Request isync(const Group& g) {
+  return detail::start(g, detail::sync_call());
+}
 
 // ---- blocking forms: run to completion ----
 
@@ -334,12 +340,14 @@ void indexv(const Group& g, const S& send, const SC& send_counts, R&& recv, cons
   detail::run(g, detail::indexv_call(send, send_counts, recv, recv_counts));
 }
 
-inline void sync(const Group& g) { detail::run(g, detail::sync_call()); }
+inline void sync(const Group& g) {
+  detail::run(g, detail::sync_call());
+}
 
 // Reduce one value over the group and return the result on every member.
 template <class T, class Op>
-  requires std::is_trivially_copyable_v<T> && (!ReadBuffer<T>)
-T combine_value(const Group& g, const T& value, Op op) {
+requires std::is_trivially_copyable_v<T> &&(!ReadBuffer<T>)T
+    combine_value(const Group& g, const T& value, Op op) {
   T out{};
   combine(g, std::span<const T>(&value, 1), std::span<T>(&out, 1), std::move(op));
   return out;

@@ -1,8 +1,8 @@
-// Byte copies of schedules, of the shared-memory fabric and of the drop-in's packing. copy_bytes, for the payloads of small
-// collectives: a call to memcpy costs more than copying 8 bytes (about 35 instructions through
-// the PLT and its size dispatch); copies of up to 32 bytes are done here in 8-byte words, the
-// last one overlapping, and larger ones go to memcpy, or to copy_large from 2 KiB up (below).
-// copy_streaming, for streams' pieces, below.
+// Byte copies of schedules, of the shared-memory fabric and of the drop-in's packing. copy_bytes,
+// for the payloads of small collectives: a call to memcpy costs more than copying 8 bytes (about 35
+// instructions through the PLT and its size dispatch); copies of up to 32 bytes are done here in
+// 8-byte words, the last one overlapping, and larger ones go to memcpy, or to copy_large from 2 KiB
+// up (below). copy_streaming, for streams' pieces, below.
 #pragma once
 
 #include <cstddef>

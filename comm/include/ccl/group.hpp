@@ -29,9 +29,9 @@ class Group {
 
   bool valid() const { return state_ != nullptr; }
   int size() const;
-  int rank() const;                     // my rank in the group
-  std::span<const int> members() const; // world ranks in group order
-  int world_rank_of(int member) const;  // world rank of group rank `member`
+  int rank() const;                         // my rank in the group
+  std::span<const int> members() const;     // world ranks in group order
+  int world_rank_of(int member) const;      // world rank of group rank `member`
   int rank_of_world(int world_rank) const;  // group rank of a world rank, or -1
   const std::string& label() const;
   const Pgid& pgid() const;
@@ -43,7 +43,8 @@ class Group {
   void set_torus(std::vector<int> dims) const;
 
   detail::GroupState& state() const {
-    if (!state_) [[unlikely]] empty_handle();
+    if (!state_) [[unlikely]]
+      empty_handle();
     return *state_;
   }
   const std::shared_ptr<detail::GroupState>& shared_state() const { return state_; }

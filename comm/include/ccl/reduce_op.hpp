@@ -30,44 +30,54 @@ namespace ops {
 struct Sum {
   static constexpr std::string_view name = "sum";
   template <class T>
-  T operator()(const T& a, const T& b) const { return a + b; }
+  T operator()(const T& a, const T& b) const {
+    return a + b;
+  }
 };
 struct Prod {
   static constexpr std::string_view name = "prod";
   template <class T>
-  T operator()(const T& a, const T& b) const { return a * b; }
+  T operator()(const T& a, const T& b) const {
+    return a * b;
+  }
 };
 struct Min {
   static constexpr std::string_view name = "min";
   template <class T>
-  T operator()(const T& a, const T& b) const { return b < a ? b : a; }
+  T operator()(const T& a, const T& b) const {
+    return b < a ? b : a;
+  }
 };
 struct Max {
   static constexpr std::string_view name = "max";
   template <class T>
-  T operator()(const T& a, const T& b) const { return a < b ? b : a; }
+  T operator()(const T& a, const T& b) const {
+    return a < b ? b : a;
+  }
 };
 struct LogicalAnd {
   static constexpr std::string_view name = "land";
   template <class T>
-  T operator()(const T& a, const T& b) const { return static_cast<T>(a && b); }
+  T operator()(const T& a, const T& b) const {
+    return static_cast<T>(a && b);
+  }
 };
 struct LogicalOr {
   static constexpr std::string_view name = "lor";
   template <class T>
-  T operator()(const T& a, const T& b) const { return static_cast<T>(a || b); }
+  T operator()(const T& a, const T& b) const {
+    return static_cast<T>(a || b);
+  }
 };
 struct BitAnd {
   static constexpr std::string_view name = "band";
   template <class T>
-    requires std::is_integral_v<T>
-  T operator()(const T& a, const T& b) const { return a & b; }
+  requires std::is_integral_v<T> T operator()(const T& a, const T& b) const { return a & b; }
 };
 struct BitOr {
   static constexpr std::string_view name = "bor";
   template <class T>
-    requires std::is_integral_v<T>
-  T operator()(const T& a, const T& b) const { return a | b; }
+  requires std::is_integral_v<T> T operator()(const T& a, const T& b) const { return a | b; }
 };
 struct MinLoc {
   static constexpr std::string_view name = "minloc";
@@ -91,7 +101,9 @@ template <class F>
 struct Commutative {
   F f;
   template <class T>
-  T operator()(const T& a, const T& b) const { return f(a, b); }
+  T operator()(const T& a, const T& b) const {
+    return f(a, b);
+  }
 };
 
 }  // namespace ops
@@ -114,7 +126,9 @@ ops::Commutative<std::decay_t<F>> commutative(F&& f) {
 
 namespace detail {
 template <class Op>
-concept BuiltinOp = requires { Op::name; };
+concept BuiltinOp = requires {
+  Op::name;
+};
 template <class Op>
 struct IsCommutativeWrapper : std::false_type {};
 template <class F>
@@ -125,8 +139,8 @@ std::uint64_t fingerprint(std::string_view text);
 
 // out[i] = left[i] op right[i] for n elements; out may alias left or right.
 struct ReduceKernel {
-  using Fn = void (*)(const void* op, const std::byte* left, const std::byte* right,
-                      std::byte* out, std::size_t n);
+  using Fn = void (*)(const void* op, const std::byte* left, const std::byte* right, std::byte* out,
+                      std::size_t n);
   Fn fn = nullptr;
   std::shared_ptr<const void> op;  // a stateful callable, kept alive while a request is in flight
   std::uint64_t id = 0;            // same on every process for the same operator
@@ -134,8 +148,7 @@ struct ReduceKernel {
   bool commutative = true;
 
   explicit operator bool() const { return fn != nullptr; }
-  void apply(const std::byte* left, const std::byte* right, std::byte* out,
-             std::size_t n) const {
+  void apply(const std::byte* left, const std::byte* right, std::byte* out, std::size_t n) const {
     fn(op.get(), left, right, out, n);
   }
 };
@@ -145,10 +158,13 @@ namespace detail {
 // widest vectors the CPU has (vector_kernels.cpp), with the same results as the loop below.
 template <class Op, class T>
 inline constexpr bool has_vector_kernel =
-    (std::is_same_v<Op, ops::Sum> || std::is_same_v<Op, ops::Prod> || std::is_same_v<Op, ops::Min> ||
-     std::is_same_v<Op, ops::Max>) &&
-    (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t> ||
-     std::is_same_v<T, std::int64_t> || std::is_same_v<T, std::uint32_t> || std::is_same_v<T, std::uint64_t>);
+    (std::is_same_v<Op, ops::Sum> || std::is_same_v<Op, ops::Prod> ||
+     std::is_same_v<Op, ops::Min> ||
+     std::is_same_v<Op, ops::Max>)&&(std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                                     std::is_same_v<T, std::int32_t> ||
+                                     std::is_same_v<T, std::int64_t> ||
+                                     std::is_same_v<T, std::uint32_t> ||
+                                     std::is_same_v<T, std::uint64_t>);
 template <class Op, class T>
 void vector_kernel(const void* op, const std::byte* left, const std::byte* right, std::byte* out,
                    std::size_t n);

@@ -52,11 +52,11 @@ enum class Copier : std::uint8_t { both, sender, receiver, exchange, split };
 
 struct Step {
   StepKind kind;
-  int peer = -1;                     // group rank, for send and recv
-  bool incoming_left = false;        // reduce: dst = src op base when true, else dst = base op src
-  Slice src;                         // send, copy, reduce (the incoming operand)
-  Slice dst;                         // recv, copy, reduce (the accumulator, also the result)
-  Slice base;                        // reduce: the other operand when it is not dst (saves a copy)
+  int peer = -1;                 // group rank, for send and recv
+  bool incoming_left = false;    // reduce: dst = src op base when true, else dst = base op src
+  Slice src;                     // send, copy, reduce (the incoming operand)
+  Slice dst;                     // recv, copy, reduce (the accumulator, also the result)
+  Slice base;                    // reduce: the other operand when it is not dst (saves a copy)
   Copier copier = Copier::both;  // send, recv
   // recv: the next round's first step is a reduce of what this receives, which may be done as
   // the data arrives instead (mark_folds decides; schedule_run.cpp folds).

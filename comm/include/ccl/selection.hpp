@@ -59,7 +59,9 @@ struct MachineModel {
            gamma * static_cast<double>(c.c3);
   }
   // The same, scaled by the choice's calibrated profile at the shape's size.
-  double predict(const Choice& choice, const Shape& s, const Cost& c) const { return predict(c) * ratio(choice, s); }
+  double predict(const Choice& choice, const Shape& s, const Cost& c) const {
+    return predict(c) * ratio(choice, s);
+  }
   // That scale: the choice's profile at the shape's size, 1 without one.
   double ratio(const Choice& choice, const Shape& s) const;
   // The profile of the choice's segment size if there is one, else the algorithm's, else null.

@@ -12,8 +12,20 @@
 namespace ccl {
 
 enum class CollKind : std::uint8_t {
-  bcast, reduce, combine, scatter, gather, concat, index, prefix, shift, sync,
-  concatv, gatherv, scatterv, indexv,
+  bcast,
+  reduce,
+  combine,
+  scatter,
+  gather,
+  concat,
+  index,
+  prefix,
+  shift,
+  sync,
+  concatv,
+  gatherv,
+  scatterv,
+  indexv,
 };
 inline constexpr int kCollKinds = 14;
 
@@ -43,10 +55,10 @@ struct Shape {
   std::vector<std::size_t> counts;       // v-forms: elements of each member's block (indexv: sent)
   std::vector<std::size_t> recv_counts;  // indexv: elements received from each member
   int distance = 0;  // shift; sync: 1 when the member before root leaves last, once all others left
-  bool in_place = false;                 // send and recv are the same memory
-  bool commutative = true;               // reductions: operands may be reordered
-  std::vector<int> torus;                // concat: the group's torus layout (Group::torus)
-  bool barrier = false;                  // barrier mode (ccl/mode.hpp): sync trees added
+  bool in_place = false;    // send and recv are the same memory
+  bool commutative = true;  // reductions: operands may be reordered
+  std::vector<int> torus;   // concat: the group's torus layout (Group::torus)
+  bool barrier = false;     // barrier mode (ccl/mode.hpp): sync trees added
 
   // Bytes of member i's block (of what member i receives, for indexv).
   std::size_t block_bytes(int i) const {

@@ -27,8 +27,8 @@ struct TrafficStats {
 
 struct CollectiveStats {
   std::uint64_t calls = 0;
-  std::uint64_t bytes = 0;  // bytes this process sent for the collective
-  double seconds = 0;       // from start to completion, summed over calls (0 unless timing())
+  std::uint64_t bytes = 0;     // bytes this process sent for the collective
+  double seconds = 0;          // from start to completion, summed over calls (0 unless timing())
   std::string_view algorithm;  // last algorithm used (static storage)
 };
 

@@ -1,9 +1,9 @@
-// A cheap clock for per-call statistics (ccl's own, and the drop-in's report): reading steady_clock costs ~26 ns here, a third of a
-// small collective, while the x86 time-stamp counter (constant and non-stop on every CPU this
-// runs on) costs ~10 ns. Ticks become seconds at a rate measured once against steady_clock.
-// Elsewhere it falls back to steady_clock nanoseconds. Under SMPI (CCL_SMPI) a tick is a
-// nanosecond of MPI_Wtime, the simulated clock: the host's clock there counts every simulated
-// member's computation, not this one's.
+// A cheap clock for per-call statistics (ccl's own, and the drop-in's report): reading steady_clock
+// costs ~26 ns here, a third of a small collective, while the x86 time-stamp counter (constant and
+// non-stop on every CPU this runs on) costs ~10 ns. Ticks become seconds at a rate measured once
+// against steady_clock. Elsewhere it falls back to steady_clock nanoseconds. Under SMPI (CCL_SMPI)
+// a tick is a nanosecond of MPI_Wtime, the simulated clock: the host's clock there counts every
+// simulated member's computation, not this one's.
 #pragma once
 
 #include <chrono>

@@ -42,7 +42,9 @@ Schedule build(const Shape& s, const Params& p) {
   return b.finish();
 }
 
-Cost cost(const Shape& s, const Params& p) { return cost_chain(s.size, segment_bounds(s, p.segment), false); }
+Cost cost(const Shape& s, const Params& p) {
+  return cost_chain(s.size, segment_bounds(s, p.segment), false);
+}
 
 std::vector<Params> candidates(const Shape& s) {
   std::vector<Params> out;

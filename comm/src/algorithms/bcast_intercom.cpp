@@ -17,7 +17,9 @@ namespace ccl::algorithms {
 
 namespace {
 
-MeshPlan plan_of(const Shape& s, const Params& p) { return parse_mesh_plan(s, p, 'S', 'C', "bcast intercom"); }
+MeshPlan plan_of(const Shape& s, const Params& p) {
+  return parse_mesh_plan(s, p, 'S', 'C', "bcast intercom");
+}
 
 Schedule build(const Shape& s, const Params& p) {
   ScheduleBuilder b("intercom");
@@ -28,7 +30,8 @@ Schedule build(const Shape& s, const Params& p) {
   const std::vector<Pieces> lay = pl.layouts(s.vector_bytes(), s.elem, v);
   for (int i = 0; i < pl.splits; ++i) {
     // Only the members that already hold data scatter along dimension i.
-    if (pl.mesh.zero_after(v, i)) emit_tree_scatter(b, pl.mesh.line(whole, v, i), data, lay[static_cast<std::size_t>(i)]);
+    if (pl.mesh.zero_after(v, i))
+      emit_tree_scatter(b, pl.mesh.line(whole, v, i), data, lay[static_cast<std::size_t>(i)]);
   }
   if (pl.middle) emit_tree_bcast(b, pl.mesh.line(whole, v, pl.splits), pl.held(lay, v, data));
   for (int i = pl.splits - 1; i >= 0; --i) {
@@ -66,7 +69,9 @@ Cost cost(const Shape& s, const Params& p) {
   return worst(tl);
 }
 
-std::vector<Params> candidates(const Shape& s) { return mesh_plan_candidates(s.size, 'S', 'C'); }
+std::vector<Params> candidates(const Shape& s) {
+  return mesh_plan_candidates(s.size, 'S', 'C');
+}
 
 }  // namespace
 

@@ -26,8 +26,7 @@ constexpr std::size_t kSplitAbove = std::size_t{32} << 10;
 Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("linear");
   const Slice data{Buffer::recv, 0, s.vector_bytes()};
-  const Copier copier =
-      s.size == 2 && data.bytes > kSplitAbove ? Copier::split : Copier::receiver;
+  const Copier copier = s.size == 2 && data.bytes > kSplitAbove ? Copier::split : Copier::receiver;
   if (s.rank != s.root) {
     b.recv(s.root, data, copier);
     return b.finish();

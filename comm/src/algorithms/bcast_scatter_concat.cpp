@@ -13,7 +13,9 @@ namespace ccl::algorithms {
 
 namespace {
 
-Pieces pieces_of(const Shape& s) { return Pieces(s.vector_bytes(), s.size, s.elem); }
+Pieces pieces_of(const Shape& s) {
+  return Pieces(s.vector_bytes(), s.size, s.elem);
+}
 
 Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("scatter_concat");

@@ -49,11 +49,16 @@ constexpr std::array kCatalog{
 
 CollKind base_kind(CollKind k) {
   switch (k) {
-    case CollKind::concatv: return CollKind::concat;
-    case CollKind::gatherv: return CollKind::gather;
-    case CollKind::scatterv: return CollKind::scatter;
-    case CollKind::indexv: return CollKind::index;
-    default: return k;
+    case CollKind::concatv:
+      return CollKind::concat;
+    case CollKind::gatherv:
+      return CollKind::gather;
+    case CollKind::scatterv:
+      return CollKind::scatter;
+    case CollKind::indexv:
+      return CollKind::index;
+    default:
+      return k;
   }
 }
 
@@ -64,13 +69,15 @@ std::vector<const Algorithm*>& all_algorithms() {
 }
 }  // namespace
 
-std::span<const Algorithm* const> catalog() { return all_algorithms(); }
+std::span<const Algorithm* const> catalog() {
+  return all_algorithms();
+}
 
 void register_algorithm(const Algorithm* a) {
   if (find_algorithm(a->kind, a->name) == a) return;
   if (find_algorithm(a->kind, a->name) != nullptr) {
-    throw Error("ccl: a " + std::string(name(a->kind)) + " algorithm named '" + std::string(a->name) +
-                "' is already in the catalog");
+    throw Error("ccl: a " + std::string(name(a->kind)) + " algorithm named '" +
+                std::string(a->name) + "' is already in the catalog");
   }
   all_algorithms().push_back(a);
   note_catalog_change();

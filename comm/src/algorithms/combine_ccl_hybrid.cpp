@@ -36,7 +36,9 @@ Layout layout_of(const Shape& s, int k) {
   return l;
 }
 
-int member_of(const Layout& l, int survivor) { return survivor < l.rem ? survivor * 2 + 1 : survivor + l.rem; }
+int member_of(const Layout& l, int survivor) {
+  return survivor < l.rem ? survivor * 2 + 1 : survivor + l.rem;
+}
 
 // Range of pieces [lo, hi) survivor s holds after each halving step (index 0: before any).
 std::vector<std::pair<int, int>> ranges(int s, int k) {
@@ -133,7 +135,8 @@ Cost cost(const Shape& s, const Params& params) {
       const Cost& own = at(member_of(l, sv));
       Cost c = maybe_message(own, sent_bytes(sv));
       if (sent_bytes(partner) > 0) {
-        c = longest(c, receive(own, maybe_message(at(member_of(l, partner)), sent_bytes(partner)), sent_bytes(partner)));
+        c = longest(c, receive(own, maybe_message(at(member_of(l, partner)), sent_bytes(partner)),
+                               sent_bytes(partner)));
       }
       c.c3 += u64(folded_bytes(sv));
       next[static_cast<std::size_t>(sv)] = c;
@@ -142,24 +145,29 @@ Cost cost(const Shape& s, const Params& params) {
   };
   std::vector<std::vector<std::pair<int, int>>> rg(static_cast<std::size_t>(l.p));
   for (int sv = 0; sv < l.p; ++sv) rg[static_cast<std::size_t>(sv)] = ranges(sv, k);
-  auto kept = [&](int sv, int j) { return rg[static_cast<std::size_t>(sv)][static_cast<std::size_t>(j) + 1]; };
+  auto kept = [&](int sv, int j) {
+    return rg[static_cast<std::size_t>(sv)][static_cast<std::size_t>(j) + 1];
+  };
   auto given = [&](int sv, int j) {
     const auto [lo, hi] = rg[static_cast<std::size_t>(sv)][static_cast<std::size_t>(j)];
     const auto [klo, khi] = kept(sv, j);
     return pc.span(klo == lo ? khi : lo, klo == lo ? hi : klo);
   };
   for (int j = 0; j < k; ++j) {
-    exchange(1 << j, [&](int sv) { return given(sv, j); },
-             [&](int sv) { return pc.span(kept(sv, j).first, kept(sv, j).second); });
+    exchange(
+        1 << j, [&](int sv) { return given(sv, j); },
+        [&](int sv) { return pc.span(kept(sv, j).first, kept(sv, j).second); });
   }
   auto piece = [&](int sv) { return pc.span(kept(sv, k - 1).first, kept(sv, k - 1).second); };
   for (int j = k; j < l.levels; ++j) {
-    exchange(1 << j, [&](int sv) { return k == 0 ? m : piece(sv); },
-             [&](int sv) { return k == 0 ? m : piece(sv); });
+    exchange(
+        1 << j, [&](int sv) { return k == 0 ? m : piece(sv); },
+        [&](int sv) { return k == 0 ? m : piece(sv); });
   }
   for (int j = k - 1; j >= 0; --j) {
-    exchange(1 << j, [&](int sv) { return pc.span(kept(sv, j).first, kept(sv, j).second); },
-             [](int) { return std::size_t{0}; });
+    exchange(
+        1 << j, [&](int sv) { return pc.span(kept(sv, j).first, kept(sv, j).second); },
+        [](int) { return std::size_t{0}; });
   }
   for (int i = 0; i + 1 < 2 * l.rem; i += 2) {  // unfold
     at(i + 1) = plus_message(at(i + 1), m);
@@ -172,7 +180,8 @@ std::vector<Params> candidates(const Shape& s) {
   std::vector<Params> out;
   int levels = 0;
   while ((2 << levels) <= s.size) ++levels;
-  for (int k = 1; k <= levels && (std::size_t{1} << k) <= s.count; ++k) out.push_back(Params{k, 0, {}, ""});
+  for (int k = 1; k <= levels && (std::size_t{1} << k) <= s.count; ++k)
+    out.push_back(Params{k, 0, {}, ""});
   return out;
 }
 

@@ -29,7 +29,8 @@ Schedule build(const Shape& s, const Params& p) {
   // The first reduce-scatter reads the member's own vector from its send buffer: no copy.
   if (pl.splits == 0) b.copy(Slice{Buffer::send, 0, m}, data);
   for (int i = 0; i < pl.splits; ++i) {
-    emit_ring_reduce_scatter(b, pl.mesh.line(whole, v, i), data, lay[static_cast<std::size_t>(i)], incoming,
+    emit_ring_reduce_scatter(b, pl.mesh.line(whole, v, i), data, lay[static_cast<std::size_t>(i)],
+                             incoming,
                              i == 0 ? std::optional(Slice{Buffer::send, 0, m}) : std::nullopt);
   }
   if (pl.middle) {

@@ -74,13 +74,15 @@ Schedule build(const Shape& s, const Params&) {
 Cost cost(const Shape& s, const Params&) {
   const std::uint64_t m = u64(s.vector_bytes());
   if (m == 0 || s.size == 1) return {};
-  const std::uint64_t levels = u64(ceil_log2(s.size + 1) - 1);  // log2 of the largest power of 2 <= n
+  const std::uint64_t levels =
+      u64(ceil_log2(s.size + 1) - 1);  // log2 of the largest power of 2 <= n
   if ((1 << levels) == s.size) return {levels, levels * m, levels * m};
   return {levels + 2, (levels + 2) * m, (levels + 1) * m};
 }
 
 }  // namespace
 
-const Algorithm combine_recursive_doubling{"recursive_doubling", CollKind::combine, build, cost, no_params};
+const Algorithm combine_recursive_doubling{"recursive_doubling", CollKind::combine, build, cost,
+                                           no_params};
 
 }  // namespace ccl::algorithms

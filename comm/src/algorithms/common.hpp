@@ -11,8 +11,12 @@
 
 namespace ccl::algorithms {
 
-inline int lowest_bit(int v) { return v & -v; }
-inline int mod(int a, int n) { return ((a % n) + n) % n; }
+inline int lowest_bit(int v) {
+  return v & -v;
+}
+inline int mod(int a, int n) {
+  return ((a % n) + n) % n;
+}
 // Children of relative member v in a binomial tree over n members rooted at 0: v + 1, v + 2,
 // v + 4, ... below v's lowest set bit; each covers the next higher block of ranks.
 inline std::vector<int> binomial_children(int v, int n) {
@@ -25,14 +29,17 @@ inline int ceil_log2(int n) {
   while ((1 << k) < n) ++k;
   return k;
 }
-inline std::uint64_t u64(std::size_t v) { return static_cast<std::uint64_t>(v); }
+inline std::uint64_t u64(std::size_t v) {
+  return static_cast<std::uint64_t>(v);
+}
 
 // Byte offsets of blocks in relative order (relative block j is member (j + root) mod n):
 // entry j is the size of relative blocks [0, j); n + 1 entries.
 inline std::vector<std::size_t> relative_offsets(const BlockLayout& abs, int root, int n) {
   std::vector<std::size_t> rel(static_cast<std::size_t>(n) + 1, 0);
   for (int j = 0; j < n; ++j) {
-    rel[static_cast<std::size_t>(j) + 1] = rel[static_cast<std::size_t>(j)] + abs.bytes(mod(j + root, n));
+    rel[static_cast<std::size_t>(j) + 1] =
+        rel[static_cast<std::size_t>(j)] + abs.bytes(mod(j + root, n));
   }
   return rel;
 }
@@ -42,16 +49,21 @@ inline std::vector<std::size_t> relative_offsets(const BlockLayout& abs, int roo
 struct WrappedPieces {
   Slice head, tail;
 };
-inline WrappedPieces wrapped_pieces(Buffer buf, const BlockLayout& abs, int first, std::size_t bytes) {
+inline WrappedPieces wrapped_pieces(Buffer buf, const BlockLayout& abs, int first,
+                                    std::size_t bytes) {
   const std::size_t head = abs.total() - abs.offset(first);
   return {Slice{buf, abs.offset(first), head}, Slice{buf, 0, bytes - head}};
 }
 
 // The single setting of an algorithm without parameters.
-inline std::vector<Params> no_params(const Shape&) { return {Params{}}; }
+inline std::vector<Params> no_params(const Shape&) {
+  return {Params{}};
+}
 
 // A message leaving after `c`: one more start-up and its bytes.
-inline Cost plus_message(Cost c, std::size_t bytes) { return c + Cost{1, u64(bytes), 0}; }
+inline Cost plus_message(Cost c, std::size_t bytes) {
+  return c + Cost{1, u64(bytes), 0};
+}
 
 // The same, or nothing for an empty message (the builder drops those).
 inline Cost maybe_message(const Cost& c, std::size_t bytes) {
@@ -107,7 +119,8 @@ inline Schedule build_index_direct(ScheduleBuilder& b, const Shape& s, bool roun
     if (round_per_step && k + 1 < n) b.end_round();
   }
   // The own block, while the (last) round's transfers are in flight.
-  b.copy_during(src.sub(out.offset(r), out.bytes(r)), Slice{Buffer::recv, in.offset(r), in.bytes(r)});
+  b.copy_during(src.sub(out.offset(r), out.bytes(r)),
+                Slice{Buffer::recv, in.offset(r), in.bytes(r)});
   return b.finish();
 }
 

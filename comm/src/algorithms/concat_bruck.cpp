@@ -59,7 +59,8 @@ Cost cost(const Shape& s, const Params&) {
       const std::size_t in = abs.cyclic_bytes(from, len);
       Cost c = maybe_message(t[static_cast<std::size_t>(r)], out);
       if (in > 0) {
-        c = longest(c, receive(t[static_cast<std::size_t>(r)], plus_message(t[static_cast<std::size_t>(from)], in), in));
+        c = longest(c, receive(t[static_cast<std::size_t>(r)],
+                               plus_message(t[static_cast<std::size_t>(from)], in), in));
       }
       next[static_cast<std::size_t>(r)] = c;
     }

@@ -43,7 +43,8 @@ Cost cost(const Shape& s, const Params&) {
       const std::size_t in = blocks.cyclic_bytes(partner & ~(dist - 1), dist);
       const Cost& own = t[static_cast<std::size_t>(r)];
       Cost c = maybe_message(own, out);
-      if (in > 0) c = longest(c, receive(own, plus_message(t[static_cast<std::size_t>(partner)], in), in));
+      if (in > 0)
+        c = longest(c, receive(own, plus_message(t[static_cast<std::size_t>(partner)], in), in));
       next[static_cast<std::size_t>(r)] = c;
     }
     t.swap(next);
@@ -58,6 +59,7 @@ std::vector<Params> candidates(const Shape& s) {
 
 }  // namespace
 
-const Algorithm concat_recursive_doubling{"recursive_doubling", CollKind::concat, build, cost, candidates};
+const Algorithm concat_recursive_doubling{"recursive_doubling", CollKind::concat, build, cost,
+                                          candidates};
 
 }  // namespace ccl::algorithms

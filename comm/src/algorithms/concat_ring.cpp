@@ -4,7 +4,8 @@
 // Cost for n members, blocks of b bytes: C1 = n − 1, C2 = (n − 1)·b, C3 = 0 — the most
 // start-ups, but nearest-neighbour traffic and, with blocks of any size, a clean pipeline.
 //
-//   n = 4:  s = 0: 0─[0]─►1 1─[1]─►2 2─[2]─►3 3─[3]─►0    s = 1: i─[i−1]─►i+1    s = 2: i─[i−2]─►i+1
+//   n = 4:  s = 0: 0─[0]─►1 1─[1]─►2 2─[2]─►3 3─[3]─►0    s = 1: i─[i−1]─►i+1    s = 2:
+//   i─[i−2]─►i+1
 #include "team.hpp"
 
 namespace ccl::algorithms {

@@ -25,7 +25,8 @@ Schedule build(const Shape& s, const Params&) {
     const int from = mod(s.root + v, s.size);
     b.recv(from, Slice{Buffer::recv, blocks.offset(from), blocks.bytes(from)}, Copier::sender);
   }
-  b.copy_during(mine, Slice{Buffer::recv, blocks.offset(s.root), mine.bytes});  // while the blocks arrive
+  b.copy_during(mine,
+                Slice{Buffer::recv, blocks.offset(s.root), mine.bytes});  // while the blocks arrive
   return b.finish();
 }
 

@@ -39,15 +39,18 @@ Schedule build(const Shape& s, const Params& p) {
   for (int power = 1; power < n; power *= r) {
     for (int z = 1; z < r && z * power < n; ++z) {
       const std::vector<int> d = moved(n, r, power, z);
-      for (std::size_t j = 0; j < d.size(); ++j) b.copy(block(work, d[j]), block(pack, static_cast<int>(j)));
+      for (std::size_t j = 0; j < d.size(); ++j)
+        b.copy(block(work, d[j]), block(pack, static_cast<int>(j)));
       const std::size_t bytes = d.size() * bb;
       b.send(mod(me + z * power, n), pack.sub(0, bytes), Copier::exchange);
       b.recv(mod(me - z * power, n), unpack.sub(0, bytes), Copier::exchange);
-      for (std::size_t j = 0; j < d.size(); ++j) b.copy(block(unpack, static_cast<int>(j)), block(work, d[j]));
+      for (std::size_t j = 0; j < d.size(); ++j)
+        b.copy(block(unpack, static_cast<int>(j)), block(work, d[j]));
     }
   }
   // Block i now came from member me − i.
-  for (int i = 0; i < n; ++i) b.copy(block(work, i), block(Slice{Buffer::recv, 0, total}, mod(me - i, n)));
+  for (int i = 0; i < n; ++i)
+    b.copy(block(work, i), block(Slice{Buffer::recv, 0, total}, mod(me - i, n)));
   return b.finish();
 }
 

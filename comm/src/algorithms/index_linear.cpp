@@ -22,7 +22,9 @@ Schedule build(const Shape& s, const Params&) {
   return build_index_direct(b, s, false);
 }
 
-Cost cost(const Shape& s, const Params&) { return index_direct_cost(s); }
+Cost cost(const Shape& s, const Params&) {
+  return index_direct_cost(s);
+}
 
 std::vector<Params> candidates(const Shape& s) {
   if (s.size < 3) return {};  // on two members it is pairwise exchange

@@ -20,7 +20,9 @@ Schedule build(const Shape& s, const Params&) {
   return build_index_direct(b, s, true);
 }
 
-Cost cost(const Shape& s, const Params&) { return index_direct_cost(s); }
+Cost cost(const Shape& s, const Params&) {
+  return index_direct_cost(s);
+}
 
 }  // namespace
 

@@ -52,7 +52,9 @@ Schedule build(const Shape& s, const Params& p) {
   return b.finish();
 }
 
-Cost cost(const Shape& s, const Params& p) { return cost_chain(s.size, segment_bounds(s, p.segment), true); }
+Cost cost(const Shape& s, const Params& p) {
+  return cost_chain(s.size, segment_bounds(s, p.segment), true);
+}
 
 // Back to back, a middle member's own work per call: send every segment, fold every segment
 // (its receives overlap on the other port).

@@ -50,7 +50,8 @@ Cost cost(const Shape& s, const Params&) {
       const int partner = r ^ mask;
       Cost c = t[static_cast<std::size_t>(r)];
       if (partner < n) {
-        c = longest(plus_message(c, m), receive(c, plus_message(t[static_cast<std::size_t>(partner)], m), m));
+        c = longest(plus_message(c, m),
+                    receive(c, plus_message(t[static_cast<std::size_t>(partner)], m), m));
         c.c3 += u64(partner < r ? 2 * m : m);  // folds into result and partial, or partial only
       }
       next[static_cast<std::size_t>(r)] = c;
@@ -64,6 +65,7 @@ Cost cost(const Shape& s, const Params&) {
 
 }  // namespace
 
-const Algorithm prefix_recursive_doubling{"recursive_doubling", CollKind::prefix, build, cost, no_params};
+const Algorithm prefix_recursive_doubling{"recursive_doubling", CollKind::prefix, build, cost,
+                                          no_params};
 
 }  // namespace ccl::algorithms

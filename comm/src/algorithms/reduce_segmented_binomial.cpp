@@ -29,7 +29,9 @@ namespace ccl::algorithms {
 
 namespace {
 
-bool applies(const Shape& s) { return s.size > 1 && (s.commutative || s.root == 0); }
+bool applies(const Shape& s) {
+  return s.size > 1 && (s.commutative || s.root == 0);
+}
 
 Schedule build(const Shape& s, const Params& p) {
   ScheduleBuilder b("segmented_binomial");
@@ -65,7 +67,8 @@ Schedule build(const Shape& s, const Params& p) {
     if (t >= 1) {
       const std::size_t len = segment(Buffer::send, t - 1).bytes;
       const Slice acc = v == 0 ? segment(Buffer::recv, t - 1) : partial_scratch.sub(0, len);
-      Slice partial = segment(Buffer::send, t - 1);  // the first fold reads the own segment in place
+      Slice partial =
+          segment(Buffer::send, t - 1);  // the first fold reads the own segment in place
       for (std::size_t i = 0; i < kids.size(); ++i) {
         b.reduce(slot_of(i, t - 1), acc, false, partial);
         partial = acc;
@@ -86,25 +89,32 @@ Cost cost(const Shape& s, const Params& p) {
   if (s.vector_bytes() == 0 || n == 1) return {};
   const std::vector<std::size_t> bounds = segment_bounds(s, p.segment);
   const int S = static_cast<int>(bounds.size()) - 1;
-  auto bytes = [&](int j) { return bounds[static_cast<std::size_t>(j) + 1] - bounds[static_cast<std::size_t>(j)]; };
+  auto bytes = [&](int j) {
+    return bounds[static_cast<std::size_t>(j) + 1] - bounds[static_cast<std::size_t>(j)];
+  };
   // sent[v][j]: the stamp of segment j leaving member v.
-  std::vector<std::vector<Cost>> sent(static_cast<std::size_t>(n), std::vector<Cost>(static_cast<std::size_t>(S)));
+  std::vector<std::vector<Cost>> sent(static_cast<std::size_t>(n),
+                                      std::vector<Cost>(static_cast<std::size_t>(S)));
   Cost worst;
   for (int v = n - 1; v >= 0; --v) {
     std::vector<Cost>& mine = sent[static_cast<std::size_t>(v)];
     const std::vector<int> kids = binomial_children(v, n);
     Cost clock;
     if (kids.empty()) {
-      for (int j = 0; j < S; ++j) mine[static_cast<std::size_t>(j)] = clock = plus_message(clock, bytes(j));
+      for (int j = 0; j < S; ++j)
+        mine[static_cast<std::size_t>(j)] = clock = plus_message(clock, bytes(j));
     }
     for (int t = 0; t <= S && !kids.empty(); ++t) {
       Cost local = clock;
       if (t >= 1) local.c3 += u64(kids.size() * bytes(t - 1));
       Cost after = local;
-      if (t >= 1 && v != 0) mine[static_cast<std::size_t>(t - 1)] = after = plus_message(local, bytes(t - 1));
+      if (t >= 1 && v != 0)
+        mine[static_cast<std::size_t>(t - 1)] = after = plus_message(local, bytes(t - 1));
       Cost port = local;
       for (int child : kids) {
-        if (t < S) port = receive(port, sent[static_cast<std::size_t>(child)][static_cast<std::size_t>(t)], bytes(t));
+        if (t < S)
+          port = receive(port, sent[static_cast<std::size_t>(child)][static_cast<std::size_t>(t)],
+                         bytes(t));
       }
       clock = longest(after, port);
     }
@@ -122,6 +132,7 @@ std::vector<Params> candidates(const Shape& s) {
 
 }  // namespace
 
-const Algorithm reduce_segmented_binomial{"segmented_binomial", CollKind::reduce, build, cost, candidates};
+const Algorithm reduce_segmented_binomial{"segmented_binomial", CollKind::reduce, build, cost,
+                                          candidates};
 
 }  // namespace ccl::algorithms

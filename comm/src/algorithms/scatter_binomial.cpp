@@ -90,9 +90,11 @@ Cost cost(const Shape& s, const Params&) {
   std::vector<Cost> arrival(static_cast<std::size_t>(n));
   Cost worst;
   for (int v = 0; v < n; ++v) {
-    const std::size_t held = rel[static_cast<std::size_t>(v + (v == 0 ? n : std::min(lowest_bit(v), n - v)))] -
-                             rel[static_cast<std::size_t>(v)];
-    Cost t = v == 0 || held == 0 ? Cost{} : receive(Cost{}, arrival[static_cast<std::size_t>(v)], held);
+    const std::size_t held =
+        rel[static_cast<std::size_t>(v + (v == 0 ? n : std::min(lowest_bit(v), n - v)))] -
+        rel[static_cast<std::size_t>(v)];
+    Cost t =
+        v == 0 || held == 0 ? Cost{} : receive(Cost{}, arrival[static_cast<std::size_t>(v)], held);
     const int subtree = v == 0 ? n : std::min(lowest_bit(v), n - v);
     int mask = 1;
     while (mask < subtree) mask <<= 1;
@@ -100,7 +102,8 @@ Cost cost(const Shape& s, const Params&) {
       const int child = v + mask;
       if (child >= n) continue;
       const int len = std::min(mask, n - child);
-      const std::size_t bytes = rel[static_cast<std::size_t>(child + len)] - rel[static_cast<std::size_t>(child)];
+      const std::size_t bytes =
+          rel[static_cast<std::size_t>(child + len)] - rel[static_cast<std::size_t>(child)];
       if (bytes == 0) continue;
       t = plus_message(t, bytes);
       arrival[static_cast<std::size_t>(child)] = t;

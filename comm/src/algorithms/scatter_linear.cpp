@@ -25,7 +25,8 @@ Schedule build(const Shape& s, const Params&) {
     const int to = mod(s.root + v, s.size);
     b.send(to, Slice{Buffer::send, blocks.offset(to), blocks.bytes(to)}, Copier::receiver);
   }
-  b.copy_during(Slice{Buffer::send, blocks.offset(s.root), mine.bytes}, mine);  // while peers pull theirs
+  b.copy_during(Slice{Buffer::send, blocks.offset(s.root), mine.bytes},
+                mine);  // while peers pull theirs
   return b.finish();
 }
 

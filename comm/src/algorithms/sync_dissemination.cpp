@@ -25,11 +25,13 @@ Schedule build(const Shape& s, const Params&) {
   return b.finish();
 }
 
-Cost cost(const Shape& s, const Params&) { return {u64(ceil_log2(s.size)), 0, 0}; }
+Cost cost(const Shape& s, const Params&) {
+  return {u64(ceil_log2(s.size)), 0, 0};
+}
 
 }  // namespace
 
-const Algorithm sync_dissemination{"dissemination", CollKind::sync, build, cost, no_params,
-                                   nullptr, nullptr, true};
+const Algorithm sync_dissemination{"dissemination", CollKind::sync, build,   cost,
+                                   no_params,       nullptr,        nullptr, true};
 
 }  // namespace ccl::algorithms

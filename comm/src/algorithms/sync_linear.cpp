@@ -26,7 +26,9 @@ namespace ccl::algorithms {
 namespace {
 
 // Only with three members or more is there a member between the hub and the last to wait for.
-bool root_last(const Shape& s) { return s.root >= 0 && s.distance == 1 && s.size > 2; }
+bool root_last(const Shape& s) {
+  return s.root >= 0 && s.distance == 1 && s.size > 2;
+}
 
 Schedule build(const Shape& s, const Params&) {
   ScheduleBuilder b("linear");
@@ -50,7 +52,9 @@ Schedule build(const Shape& s, const Params&) {
   return b.finish();
 }
 
-Cost cost(const Shape& s, const Params&) { return {u64(2 * (s.size - 1)), 0, 0}; }
+Cost cost(const Shape& s, const Params&) {
+  return {u64(2 * (s.size - 1)), 0, 0};
+}
 
 }  // namespace
 

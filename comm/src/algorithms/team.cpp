@@ -12,9 +12,13 @@ namespace ccl::algorithms {
 
 namespace {
 
-Cost& at(Timeline& tl, const Team& t, int i) { return tl[static_cast<std::size_t>(t.rel(i))]; }
+Cost& at(Timeline& tl, const Team& t, int i) {
+  return tl[static_cast<std::size_t>(t.rel(i))];
+}
 
-int subtree_of(int v, int size) { return v == 0 ? size : std::min(lowest_bit(v), size - v); }
+int subtree_of(int v, int size) {
+  return v == 0 ? size : std::min(lowest_bit(v), size - v);
+}
 
 // Children masks of index v, largest first (sends) — the binomial tree of bcast and scatter.
 std::vector<int> child_masks(int v, int size) {
@@ -109,7 +113,8 @@ std::vector<Params> mesh_plan_candidates(int n, char split, char reverse) {
   std::vector<Params> out;
   for (int k = 2; k <= 3; ++k) {
     for (const auto& mesh : factorizations(n, k)) {
-      const std::string a(static_cast<std::size_t>(k - 1), split), z(static_cast<std::size_t>(k - 1), reverse);
+      const std::string a(static_cast<std::size_t>(k - 1), split),
+          z(static_cast<std::size_t>(k - 1), reverse);
       out.push_back(Params{0, 0, mesh, a + "M" + z});
       out.push_back(Params{0, 0, mesh, a + split + reverse + z});
     }
@@ -133,7 +138,8 @@ Pieces::Pieces(const Pieces& outer, int i, int parts, std::size_t elem)
 }
 
 Pieces::Pieces(const BlockLayout& blocks, int n) : offset_(static_cast<std::size_t>(n) + 1) {
-  for (int i = 0; i <= n; ++i) offset_[static_cast<std::size_t>(i)] = i < n ? blocks.offset(i) : blocks.total();
+  for (int i = 0; i <= n; ++i)
+    offset_[static_cast<std::size_t>(i)] = i < n ? blocks.offset(i) : blocks.total();
 }
 
 std::size_t Pieces::largest() const {
@@ -216,7 +222,8 @@ void cost_tree_gather(Timeline& tl, const Team& t, const Pieces& p) {
     Cost c = at(tl, t, v);
     for (int mask = 1; mask < sub && v + mask < t.size; mask <<= 1) {
       const int ch = v + mask, len = std::min(mask, t.size - ch);
-      if (p.span(ch, ch + len) > 0) c = receive(c, sent[static_cast<std::size_t>(ch)], p.span(ch, ch + len));
+      if (p.span(ch, ch + len) > 0)
+        c = receive(c, sent[static_cast<std::size_t>(ch)], p.span(ch, ch + len));
     }
     if (v != 0) c = maybe_message(c, p.span(v, v + sub));
     sent[static_cast<std::size_t>(v)] = c;
@@ -248,7 +255,9 @@ void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p) {
     for (int i = 0; i < d; ++i) {
       const int prev = mod(i - 1, d), out = mod(i - s, d), in = mod(i - s - 1, d);
       Cost c = maybe_message(at(tl, t, i), p.bytes(out));
-      if (p.bytes(in) > 0) c = longest(c, receive(at(tl, t, i), plus_message(at(tl, t, prev), p.bytes(in)), p.bytes(in)));
+      if (p.bytes(in) > 0)
+        c = longest(c,
+                    receive(at(tl, t, i), plus_message(at(tl, t, prev), p.bytes(in)), p.bytes(in)));
       next[static_cast<std::size_t>(i)] = c;
     }
     for (int i = 0; i < d; ++i) at(tl, t, i) = next[static_cast<std::size_t>(i)];
@@ -266,7 +275,8 @@ void emit_ring_reduce_scatter(ScheduleBuilder& b, const Team& t, Slice data, con
   for (int s = 0; s + 1 < d; ++s) {
     const int out = mod(i - 1 - s, d), in = mod(i - 2 - s, d);
     const Slice piece = data.sub(p.begin(out), p.bytes(out));
-    if (s > 0) b.reduce(incoming.sub(0, p.bytes(out)), piece, true, mine.sub(p.begin(out), p.bytes(out)));
+    if (s > 0)
+      b.reduce(incoming.sub(0, p.bytes(out)), piece, true, mine.sub(p.begin(out), p.bytes(out)));
     b.send(t.rank(mod(i + 1, d)), s > 0 ? piece : mine.sub(p.begin(out), p.bytes(out)),
            Copier::exchange);
     b.recv(t.rank(mod(i - 1, d)), incoming.sub(0, p.bytes(in)), Copier::exchange);
@@ -292,7 +302,8 @@ void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p) {
       Cost c = maybe_message(folded[static_cast<std::size_t>(i)], p.bytes(out));
       if (p.bytes(in) > 0) {
         c = longest(c, receive(folded[static_cast<std::size_t>(i)],
-                               plus_message(folded[static_cast<std::size_t>(prev)], p.bytes(in)), p.bytes(in)));
+                               plus_message(folded[static_cast<std::size_t>(prev)], p.bytes(in)),
+                               p.bytes(in)));
       }
       next[static_cast<std::size_t>(i)] = c;
     }
@@ -308,9 +319,12 @@ void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p) {
 Cost cost_chain(int n, const std::vector<std::size_t>& bounds, bool folds) {
   const int S = static_cast<int>(bounds.size()) - 1;
   if (n == 1 || S == 0) return {};
-  auto bytes = [&](int j) { return bounds[static_cast<std::size_t>(j) + 1] - bounds[static_cast<std::size_t>(j)]; };
+  auto bytes = [&](int j) {
+    return bounds[static_cast<std::size_t>(j) + 1] - bounds[static_cast<std::size_t>(j)];
+  };
   // sent[v][j]: the stamp of segment j leaving member v.
-  std::vector<std::vector<Cost>> sent(static_cast<std::size_t>(n), std::vector<Cost>(static_cast<std::size_t>(S)));
+  std::vector<std::vector<Cost>> sent(static_cast<std::size_t>(n),
+                                      std::vector<Cost>(static_cast<std::size_t>(S)));
   Cost c, worst_so_far;
   for (int j = 0; j < S; ++j) {
     c = plus_message(c, bytes(j));
@@ -328,7 +342,10 @@ Cost cost_chain(int n, const std::vector<std::size_t>& bounds, bool folds) {
         sent[static_cast<std::size_t>(v)][static_cast<std::size_t>(j - 1)] = after;
       }
       if (j < S) {
-        after = longest(after, receive(local, sent[static_cast<std::size_t>(v - 1)][static_cast<std::size_t>(j)], bytes(j)));
+        after = longest(
+            after,
+            receive(local, sent[static_cast<std::size_t>(v - 1)][static_cast<std::size_t>(j)],
+                    bytes(j)));
       }
       c = after;
     }

@@ -66,7 +66,9 @@ class Pieces {
   int parts() const { return static_cast<int>(offset_.size()) - 1; }
   std::size_t begin(int i) const { return offset_[static_cast<std::size_t>(i)]; }
   std::size_t bytes(int i) const { return begin(i + 1) - begin(i); }
-  std::size_t span(int first, int last) const { return begin(last) - begin(first); }  // [first, last)
+  std::size_t span(int first, int last) const {
+    return begin(last) - begin(first);
+  }  // [first, last)
   std::size_t largest() const;
 
  private:

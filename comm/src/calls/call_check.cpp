@@ -44,18 +44,24 @@ std::optional<Problem> check_alias(const Call& c, bool same_allowed, std::option
 std::string describe(const Problem& p) {
   const std::string got = std::to_string(p.got), want = std::to_string(p.expected);
   switch (p.code) {
-    case ProblemCode::none: return "no problem";
-    case ProblemCode::bad_root: return "root " + got + " is not a member (group size " + want + ")";
-    case ProblemCode::counts_length: return "counts list has " + got + " entries, needs " + want;
+    case ProblemCode::none:
+      return "no problem";
+    case ProblemCode::bad_root:
+      return "root " + got + " is not a member (group size " + want + ")";
+    case ProblemCode::counts_length:
+      return "counts list has " + got + " entries, needs " + want;
     case ProblemCode::recv_counts_length:
       return "recv counts list has " + got + " entries, needs " + want;
-    case ProblemCode::send_length: return "send buffer holds " + got + " elements, needs " + want;
-    case ProblemCode::recv_length: return "recv buffer holds " + got + " elements, needs " + want;
+    case ProblemCode::send_length:
+      return "send buffer holds " + got + " elements, needs " + want;
+    case ProblemCode::recv_length:
+      return "recv buffer holds " + got + " elements, needs " + want;
     case ProblemCode::own_count:
       return "send buffer holds " + got + " elements but its count says " + want;
     case ProblemCode::aliasing:
       return "send and recv buffers overlap in a way the collective does not allow";
-    case ProblemCode::no_operator: return "no reduce operator";
+    case ProblemCode::no_operator:
+      return "no reduce operator";
     case ProblemCode::indivisible:
       return "buffer of " + got + " elements does not split into " + want + " equal blocks";
   }
@@ -83,51 +89,68 @@ std::optional<Problem> check_call(const Call& c, int size, int rank, bool& in_pl
       return std::nullopt;
     case CollKind::reduce:
       if (!root_here) return std::nullopt;
-      if (c.recv_elems != c.send_elems) return length(ProblemCode::recv_length, c.recv_elems, c.send_elems);
+      if (c.recv_elems != c.send_elems)
+        return length(ProblemCode::recv_length, c.recv_elems, c.send_elems);
       return check_alias(c, true, std::nullopt, false, in_place);
     case CollKind::combine:
     case CollKind::prefix:
     case CollKind::shift:
-      if (c.recv_elems != c.send_elems) return length(ProblemCode::recv_length, c.recv_elems, c.send_elems);
+      if (c.recv_elems != c.send_elems)
+        return length(ProblemCode::recv_length, c.recv_elems, c.send_elems);
       return check_alias(c, true, std::nullopt, false, in_place);
     case CollKind::scatter:
       if (!root_here) return std::nullopt;
-      if (c.send_elems != n * c.recv_elems) return length(ProblemCode::send_length, c.send_elems, n * c.recv_elems);
+      if (c.send_elems != n * c.recv_elems)
+        return length(ProblemCode::send_length, c.send_elems, n * c.recv_elems);
       return check_alias(c, false, own * c.recv_elems, true, in_place);
     case CollKind::gather:
       if (!root_here) return std::nullopt;
-      if (c.recv_elems != n * c.send_elems) return length(ProblemCode::recv_length, c.recv_elems, n * c.send_elems);
+      if (c.recv_elems != n * c.send_elems)
+        return length(ProblemCode::recv_length, c.recv_elems, n * c.send_elems);
       return check_alias(c, false, own * c.send_elems, false, in_place);
     case CollKind::concat:
-      if (c.recv_elems != n * c.send_elems) return length(ProblemCode::recv_length, c.recv_elems, n * c.send_elems);
+      if (c.recv_elems != n * c.send_elems)
+        return length(ProblemCode::recv_length, c.recv_elems, n * c.send_elems);
       return check_alias(c, false, own * c.send_elems, false, in_place);
     case CollKind::index:
-      if (c.recv_elems != c.send_elems) return length(ProblemCode::recv_length, c.recv_elems, c.send_elems);
+      if (c.recv_elems != c.send_elems)
+        return length(ProblemCode::recv_length, c.recv_elems, c.send_elems);
       if (c.send_elems % n != 0) return length(ProblemCode::indivisible, c.send_elems, n);
       return check_alias(c, true, std::nullopt, false, in_place);
     case CollKind::concatv: {
-      const std::size_t before = std::accumulate(c.counts.begin(), c.counts.begin() + rank, std::size_t{0});
-      if (c.send_elems != c.counts[own]) return length(ProblemCode::own_count, c.send_elems, c.counts[own]);
-      if (c.recv_elems != total(c.counts)) return length(ProblemCode::recv_length, c.recv_elems, total(c.counts));
+      const std::size_t before =
+          std::accumulate(c.counts.begin(), c.counts.begin() + rank, std::size_t{0});
+      if (c.send_elems != c.counts[own])
+        return length(ProblemCode::own_count, c.send_elems, c.counts[own]);
+      if (c.recv_elems != total(c.counts))
+        return length(ProblemCode::recv_length, c.recv_elems, total(c.counts));
       return check_alias(c, false, before, false, in_place);
     }
     case CollKind::gatherv: {
-      if (c.send_elems != c.counts[own]) return length(ProblemCode::own_count, c.send_elems, c.counts[own]);
+      if (c.send_elems != c.counts[own])
+        return length(ProblemCode::own_count, c.send_elems, c.counts[own]);
       if (!root_here) return std::nullopt;
-      if (c.recv_elems != total(c.counts)) return length(ProblemCode::recv_length, c.recv_elems, total(c.counts));
-      const std::size_t before = std::accumulate(c.counts.begin(), c.counts.begin() + rank, std::size_t{0});
+      if (c.recv_elems != total(c.counts))
+        return length(ProblemCode::recv_length, c.recv_elems, total(c.counts));
+      const std::size_t before =
+          std::accumulate(c.counts.begin(), c.counts.begin() + rank, std::size_t{0});
       return check_alias(c, false, before, false, in_place);
     }
     case CollKind::scatterv: {
-      if (c.recv_elems != c.counts[own]) return length(ProblemCode::recv_length, c.recv_elems, c.counts[own]);
+      if (c.recv_elems != c.counts[own])
+        return length(ProblemCode::recv_length, c.recv_elems, c.counts[own]);
       if (!root_here) return std::nullopt;
-      if (c.send_elems != total(c.counts)) return length(ProblemCode::send_length, c.send_elems, total(c.counts));
-      const std::size_t before = std::accumulate(c.counts.begin(), c.counts.begin() + rank, std::size_t{0});
+      if (c.send_elems != total(c.counts))
+        return length(ProblemCode::send_length, c.send_elems, total(c.counts));
+      const std::size_t before =
+          std::accumulate(c.counts.begin(), c.counts.begin() + rank, std::size_t{0});
       return check_alias(c, false, before, true, in_place);
     }
     case CollKind::indexv:
-      if (c.send_elems != total(c.counts)) return length(ProblemCode::send_length, c.send_elems, total(c.counts));
-      if (c.recv_elems != total(c.recv_counts)) return length(ProblemCode::recv_length, c.recv_elems, total(c.recv_counts));
+      if (c.send_elems != total(c.counts))
+        return length(ProblemCode::send_length, c.send_elems, total(c.counts));
+      if (c.recv_elems != total(c.recv_counts))
+        return length(ProblemCode::recv_length, c.recv_elems, total(c.recv_counts));
       return check_alias(c, c.counts == c.recv_counts, std::nullopt, false, in_place);
   }
   return std::nullopt;

@@ -13,8 +13,16 @@
 namespace ccl::detail {
 
 enum class ProblemCode : std::uint32_t {
-  none, bad_root, counts_length, recv_counts_length, send_length, recv_length, own_count,
-  aliasing, no_operator, indivisible,
+  none,
+  bad_root,
+  counts_length,
+  recv_counts_length,
+  send_length,
+  recv_length,
+  own_count,
+  aliasing,
+  no_operator,
+  indivisible,
 };
 
 struct Problem {

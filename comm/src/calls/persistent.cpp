@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <utility>
 
+#include "calls/start.hpp"
 #include "ccl/error.hpp"
 #include "ccl/mode.hpp"
-#include "groups/group_state.hpp"
-#include "calls/start.hpp"
 #include "execution/operation.hpp"
+#include "groups/group_state.hpp"
 #include "groups/process.hpp"
 
 namespace ccl {
@@ -31,7 +31,7 @@ struct Bound {
   Group group;
   KeptOperation kept;  // holds the call; its rounds (in run mode) run on it
   Shape shape;
-  std::vector<int> torus;  // the group's layout when the shape was fixed
+  std::vector<int> torus;      // the group's layout when the shape was fixed
   std::uint64_t instance = 0;  // of every round: kPersistentInstance and the binding's number
   Request round;               // destroyed first: waits for an active round
   bool active = false;

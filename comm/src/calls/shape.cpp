@@ -26,14 +26,19 @@ constexpr std::array<KindNames, kCollKinds> kNames{{
 }};
 }  // namespace
 
-std::string_view name(CollKind k) { return kNames[static_cast<int>(k)].ccl; }
-std::string_view mpi_name(CollKind k) { return kNames[static_cast<int>(k)].mpi; }
+std::string_view name(CollKind k) {
+  return kNames[static_cast<int>(k)].ccl;
+}
+std::string_view mpi_name(CollKind k) {
+  return kNames[static_cast<int>(k)].mpi;
+}
 
 BlockLayout::BlockLayout(const Shape& s, bool receiving) {
   prefix_.resize(static_cast<std::size_t>(s.size) + 1, 0);
   for (int i = 0; i < s.size; ++i) {
     prefix_[static_cast<std::size_t>(i) + 1] =
-        prefix_[static_cast<std::size_t>(i)] + (receiving ? s.recv_block_bytes(i) : s.block_bytes(i));
+        prefix_[static_cast<std::size_t>(i)] +
+        (receiving ? s.recv_block_bytes(i) : s.block_bytes(i));
   }
 }
 

@@ -4,16 +4,16 @@
 #include <optional>
 
 #include "calls/call_check.hpp"
+#include "calls/start.hpp"
 #include "ccl/call.hpp"
 #include "ccl/error.hpp"
 #include "ccl/mode.hpp"
 #include "ccl/selection.hpp"
-#include "diagnostics/develop_check.hpp"
-#include "execution/engine.hpp"
-#include "calls/start.hpp"
-#include "execution/schedule_run.hpp"
 #include "ccl/tick_clock.hpp"
+#include "diagnostics/develop_check.hpp"
 #include "diagnostics/watchdog.hpp"
+#include "execution/engine.hpp"
+#include "execution/schedule_run.hpp"
 
 namespace ccl::detail {
 
@@ -260,8 +260,7 @@ Request start_round(Operation& op, const Shape& shape, std::uint64_t instance) {
   return launch(&op, std::move(request));
 }
 
-Request start_checked(const Group& group, Call call, const Shape& shape,
-                      std::uint64_t instance) {
+Request start_checked(const Group& group, Call call, const Shape& shape, std::uint64_t instance) {
   Request request;
   Operation* started =
       set_up(group, std::move(call), scheduled(group.state(), shape), request, instance);

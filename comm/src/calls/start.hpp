@@ -9,8 +9,8 @@
 #include "ccl/call.hpp"
 #include "ccl/reduce_op.hpp"
 #include "ccl/shape.hpp"
-#include "groups/group_state.hpp"
 #include "execution/operation.hpp"
+#include "groups/group_state.hpp"
 
 namespace ccl::detail {
 

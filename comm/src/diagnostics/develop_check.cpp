@@ -5,9 +5,9 @@
 #include <memory>
 #include <vector>
 
+#include "calls/start.hpp"
 #include "ccl/error.hpp"
 #include "ccl/selection.hpp"
-#include "calls/start.hpp"
 
 namespace ccl::detail {
 
@@ -36,8 +36,8 @@ Shape table_shape(const GroupState& g, std::size_t elem, CollKind kind) {
 
 // Gather one record per member into `table` on every member (phase `phase`).
 template <class T>
-void add_table_exchange(Operation& op, const T* mine, std::vector<T>& table,
-                        std::uint64_t instance, int phase) {
+void add_table_exchange(Operation& op, const T* mine, std::vector<T>& table, std::uint64_t instance,
+                        int phase) {
   add_check_schedule(op, table_shape(op.group(), sizeof(T), CollKind::concat),
                      reinterpret_cast<const std::byte*>(mine),
                      reinterpret_cast<std::byte*>(table.data()), instance, phase);
@@ -59,7 +59,8 @@ Descriptor describe_call(const GroupState& g, const Call& c, const std::optional
   if (c.kind != CollKind::indexv) d.counts_hash = hash_counts(c.counts);
   if (is_reduction(c.kind) && c.kernel) {
     d.op_id = c.kernel.id;
-    std::memcpy(d.op_name, c.kernel.name.data(), std::min(c.kernel.name.size(), sizeof(d.op_name) - 1));
+    std::memcpy(d.op_name, c.kernel.name.data(),
+                std::min(c.kernel.name.size(), sizeof(d.op_name) - 1));
   }
   if (local) {
     d.problem = *local;
@@ -77,8 +78,8 @@ std::optional<std::string> find_disagreement(std::span<const Descriptor> all, co
   const std::string head = prefix(g, kind);
   auto differs = [&](int r, const std::string& what, const std::string& mine,
                      const std::string& theirs) {
-    return head + "rank " + std::to_string(r) + " passed " + what + " " + mine + ", rank 0 passed " +
-           what + " " + theirs;
+    return head + "rank " + std::to_string(r) + " passed " + what + " " + mine +
+           ", rank 0 passed " + what + " " + theirs;
   };
   for (int r = 0; r < static_cast<int>(all.size()); ++r) {
     const Descriptor& d = all[static_cast<std::size_t>(r)];
@@ -114,8 +115,9 @@ std::optional<std::string> find_disagreement(std::span<const Descriptor> all, co
       return head + "rank " + std::to_string(r) + " passed a counts list different from rank 0's";
     }
     if (d.choice_hash != ref.choice_hash) {
-      return head + "rank " + std::to_string(r) + " selected algorithm " + d.choice + ", rank 0 selected " +
-             ref.choice + " (their machine models or CCL_ALGO_ overrides differ)";
+      return head + "rank " + std::to_string(r) + " selected algorithm " + d.choice +
+             ", rank 0 selected " + ref.choice +
+             " (their machine models or CCL_ALGO_ overrides differ)";
     }
   }
   return std::nullopt;
@@ -158,8 +160,9 @@ void add_develop_checks(Operation& op, const std::optional<Problem>& local,
   op.add(std::make_unique<LocalStage>([sent_to_me, verdict, expect] {
     for (std::size_t i = 0; i < expect.size(); ++i) {
       if ((*sent_to_me)[i] != expect[i]) {
-        *verdict = Verdict{static_cast<std::int64_t>(i), static_cast<std::int64_t>((*sent_to_me)[i]),
-                           static_cast<std::int64_t>(expect[i])};
+        *verdict =
+            Verdict{static_cast<std::int64_t>(i), static_cast<std::int64_t>((*sent_to_me)[i]),
+                    static_cast<std::int64_t>(expect[i])};
         return;
       }
     }

@@ -11,8 +11,8 @@
 #include <string>
 
 #include "calls/call_check.hpp"
-#include "groups/group_state.hpp"
 #include "execution/operation.hpp"
+#include "groups/group_state.hpp"
 
 namespace ccl::detail {
 
@@ -39,7 +39,6 @@ Descriptor describe_call(const GroupState& g, const Call& c, const std::optional
 std::optional<std::string> find_disagreement(std::span<const Descriptor> all, const GroupState& g);
 
 // Append the checking stages for the operation's call.
-void add_develop_checks(Operation& op, const std::optional<Problem>& local,
-                        std::uint64_t instance);
+void add_develop_checks(Operation& op, const std::optional<Problem>& local, std::uint64_t instance);
 
 }  // namespace ccl::detail

@@ -14,11 +14,10 @@ std::string bytes_of(std::size_t elems, std::size_t elem) {
 }  // namespace
 
 std::string CollectiveRecord::describe() const {
-  std::string s = std::string(name(kind)) + " on group '" + label.data() + "' (PGID " +
-                  pgid.str() + "), " +
-                  (is_persistent(instance)
-                       ? "persistent call " + std::to_string(number_of(instance))
-                       : "instance " + std::to_string(instance));
+  std::string s =
+      std::string(name(kind)) + " on group '" + label.data() + "' (PGID " + pgid.str() + "), " +
+      (is_persistent(instance) ? "persistent call " + std::to_string(number_of(instance))
+                               : "instance " + std::to_string(instance));
   if (is_rooted(kind)) s += ", root " + std::to_string(root);
   if (kind == CollKind::shift) s += ", distance " + std::to_string(distance);
   if (kind != CollKind::sync) {

@@ -24,7 +24,8 @@ double seconds_per_tick() {
     auto t1 = t0;
     while (t1 - t0 < std::chrono::milliseconds(2)) t1 = clock::now();
     const std::uint64_t k1 = ticks();
-    return k1 > k0 ? std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(k1 - k0) : 1e-9;
+    return k1 > k0 ? std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(k1 - k0)
+                   : 1e-9;
   }();
   return rate;
 #endif
@@ -34,7 +35,11 @@ double seconds_per_tick() {
 
 namespace ccl {
 
-void set_timing(bool on) { detail::timing_on = on; }
-bool timing() { return detail::timing_on; }
+void set_timing(bool on) {
+  detail::timing_on = on;
+}
+bool timing() {
+  return detail::timing_on;
+}
 
 }  // namespace ccl

@@ -7,9 +7,9 @@
 #include <thread>
 
 #include "ccl/mode.hpp"
-#include "groups/group_state.hpp"
-#include "execution/operation.hpp"
 #include "ccl/tick_clock.hpp"
+#include "execution/operation.hpp"
+#include "groups/group_state.hpp"
 
 namespace ccl::detail {
 

@@ -40,7 +40,9 @@ inline double watchdog_seconds() {
   return mode() == Mode::develop ? kDevelopTimeout : 0;
 }
 // Whether a hang can be reported: then calls are recorded (flight_recorder.hpp).
-inline bool watchdog_on() { return watchdog_seconds() > 0; }
+inline bool watchdog_on() {
+  return watchdog_seconds() > 0;
+}
 // Whether `text` is a valid CCL_TIMEOUT: a finite number of seconds, at least 0.
 bool valid_timeout(const char* text);
 

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "ccl/error.hpp"
-#include "execution/schedule_run.hpp"
 #include "ccl/tick_clock.hpp"
 #include "diagnostics/watchdog.hpp"
+#include "execution/schedule_run.hpp"
 
 namespace ccl::detail {
 
@@ -83,8 +83,7 @@ void Engine::watch_polls(Operation& op) {
   if (static_cast<double>(now - idle_polls_since_) < 1e9 * watchdog_seconds()) return;
   const Watch watch(op);
   if (armed_watch != nullptr) {
-    armed_watch->report(op.main_run(), " (found by polling; " +
-                                           std::to_string(active_.size() - 1) +
+    armed_watch->report(op.main_run(), " (found by polling; " + std::to_string(active_.size() - 1) +
                                            " other collectives of this rank in flight)");
   }
 }

@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <utility>
 
-#include "groups/group_state.hpp"
-#include "groups/process.hpp"
-#include "execution/schedule_run.hpp"
 #include "ccl/tick_clock.hpp"
 #include "diagnostics/watchdog.hpp"
+#include "execution/schedule_run.hpp"
+#include "groups/group_state.hpp"
+#include "groups/process.hpp"
 
 namespace ccl::detail {
 

@@ -14,7 +14,9 @@ struct ReleaseOnExit {
 };
 }  // namespace
 
-Request::Request(detail::Operation* op) : op_(op) { op_->retain(); }
+Request::Request(detail::Operation* op) : op_(op) {
+  op_->retain();
+}
 
 void Request::finish_wait() noexcept {
   try {

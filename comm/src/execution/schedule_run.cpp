@@ -186,9 +186,9 @@ bool ScheduleRun::exchange_pair() {
   if (send != nullptr || recv != nullptr) {
     const Fold* fold = recv ? fold_for(*recv) : nullptr;
     if (!shm_->exchange(send ? send->peer : -1, send ? binding_.at(send->src) : nullptr,
-                            send ? send->src.bytes : 0, recv ? recv->peer : -1,
-                            recv ? binding_.at(recv->dst) : nullptr, recv ? recv->dst.bytes : 0,
-                            tag_, fold)) {
+                        send ? send->src.bytes : 0, recv ? recv->peer : -1,
+                        recv ? binding_.at(recv->dst) : nullptr, recv ? recv->dst.bytes : 0, tag_,
+                        fold)) {
       return false;
     }
     if (fold != nullptr) note_fold(*recv);
@@ -261,8 +261,7 @@ bool ScheduleRun::receive_in_turn(std::uint32_t& from) {
   for (; from < end; ++from) {
     const Step& st = s_->steps[from];
     const Fold* fold = fold_for(st);
-    if (!shm_->exchange(-1, nullptr, 0, st.peer, binding_.at(st.dst), st.dst.bytes, tag_,
-                            fold)) {
+    if (!shm_->exchange(-1, nullptr, 0, st.peer, binding_.at(st.dst), st.dst.bytes, tag_, fold)) {
       return false;  // the rest is posted
     }
     if (fold != nullptr) note_fold(st);
@@ -274,8 +273,7 @@ bool ScheduleRun::receive_in_turn(std::uint32_t& from) {
 }
 
 void ScheduleRun::post_transfers(std::uint32_t from) {
-  const std::uint32_t begin =
-      std::max(s_->round_begin[round_] + s_->plans[round_].locals, from);
+  const std::uint32_t begin = std::max(s_->round_begin[round_] + s_->plans[round_].locals, from);
   const std::uint32_t end = s_->round_begin[round_ + 1] - s_->plans[round_].during;
   if (s_->plans[round_].during_bytes > kCopyFirstAbove) copy_before_sends(begin, end);
   if (s_->plans[round_].sends > 1 && shm_) ready_cells(begin, end);
@@ -350,8 +348,7 @@ std::uint32_t ScheduleRun::send_shared(std::uint32_t first, std::uint32_t end) {
   shared_peers_.clear();
   for (std::uint32_t i = first; i < last; ++i) shared_peers_.push_back(s_->steps[i].peer);
   const std::size_t handles = handles_.size();
-  shm_->send_shared(shared_peers_.data(), n, tag_, binding_.at(st.src), st.src.bytes,
-                        handles_);
+  shm_->send_shared(shared_peers_.data(), n, tag_, binding_.at(st.src), st.src.bytes, handles_);
   if (handles_.size() == handles) {  // all sent on the spot
     for (std::uint32_t i = first; i < last; ++i) sent_now_.push_back(i);
   } else if (handles_.size() != handles + n) {

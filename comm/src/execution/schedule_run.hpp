@@ -11,9 +11,9 @@
 #include "ccl/schedule.hpp"
 #include "ccl/stats.hpp"
 #include "execution/critical_path.hpp"
+#include "execution/operation.hpp"
 #include "transport/channel.hpp"
 #include "transport/shm/shm_paths.hpp"
-#include "execution/operation.hpp"
 
 namespace ccl::detail {
 
@@ -47,13 +47,13 @@ class ScheduleRun final : public Stage {
   const Cost& clock() const { return path_.clock(); }
 
  private:
-  void block_watched();   // block() polling, with the watchdog's deadline checked between polls
-  void start_round();     // run_locals + post_transfers + run_during
-  void run_locals();      // the round's copy and reduce steps, which precede its transfers
+  void block_watched();  // block() polling, with the watchdog's deadline checked between polls
+  void start_round();    // run_locals + post_transfers + run_during
+  void run_locals();     // the round's copy and reduce steps, which precede its transfers
   // Post the round's sends and receives, those before step `from` excepted (receive_in_turn
   // took them).
   void post_transfers(std::uint32_t from = 0);
-  void run_during();      // the round's copies that run while its transfers are in flight
+  void run_during();  // the round's copies that run while its transfers are in flight
   // The round's `during` copies ahead of its sends, when they are short and its sends go into
   // the channel on the spot (see the .cpp); then run_during() has nothing left to do. Called
   // only for rounds whose copies exceed kCopyFirstAbove: most rounds have none.
@@ -81,7 +81,7 @@ class ScheduleRun final : public Stage {
   std::uint32_t send_shared(std::uint32_t first, std::uint32_t end);
 
   Channel* channel_ = nullptr;
-  ShmPaths* shm_ = nullptr;             // the channel's shared-memory paths, if any
+  ShmPaths* shm_ = nullptr;            // the channel's shared-memory paths, if any
   ClockedChannel* clocked_ = nullptr;  // the channel as a clocked one, if it is
   std::uint64_t tag_ = 0;
   const Schedule* s_ = nullptr;
@@ -97,10 +97,10 @@ class ScheduleRun final : public Stage {
   bool folded_ = false;
   bool during_done_ = false;  // copy_before_sends ran the round's `during` copies
   Fold fold_;
-  std::vector<int> shared_peers_;  // send_shared's, kept for their capacity
+  std::vector<int> shared_peers_;        // send_shared's, kept for their capacity
   std::vector<std::uint32_t> sent_now_;  // the posted round's sends done on the spot (steps)
-  bool handles_inexact_ = false;  // some of a shared send went on the spot, some not
-  CriticalPath path_;  // kept on clocked channels only
+  bool handles_inexact_ = false;         // some of a shared send went on the spot, some not
+  CriticalPath path_;                    // kept on clocked channels only
 };
 
 }  // namespace ccl::detail

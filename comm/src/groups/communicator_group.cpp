@@ -11,9 +11,9 @@
 
 #include "ccl/error.hpp"
 #include "execution/engine.hpp"
-#include "transport/mpi_channel.hpp"
 #include "groups/mpi_runtime.hpp"
 #include "groups/process.hpp"
+#include "transport/mpi_channel.hpp"
 
 namespace ccl {
 

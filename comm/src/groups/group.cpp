@@ -5,18 +5,26 @@
 #include <cstdlib>
 #include <string>
 
-#include "ccl/selection.hpp"
 #include "ccl/error.hpp"
 #include "ccl/mode.hpp"
 #include "ccl/reduce_op.hpp"
+#include "ccl/selection.hpp"
 #include "groups/group_state.hpp"
 
 namespace ccl {
 
-void Group::empty_handle() { throw Error("ccl: use of an empty Group handle"); }
-int Group::size() const { return static_cast<int>(state().members.size()); }
-int Group::rank() const { return state().rank; }
-std::span<const int> Group::members() const { return state().members; }
+void Group::empty_handle() {
+  throw Error("ccl: use of an empty Group handle");
+}
+int Group::size() const {
+  return static_cast<int>(state().members.size());
+}
+int Group::rank() const {
+  return state().rank;
+}
+std::span<const int> Group::members() const {
+  return state().members;
+}
 int Group::world_rank_of(int member) const {
   if (member < 0 || member >= size()) {
     throw Error("ccl: group '" + label() + "' has no member " + std::to_string(member));
@@ -28,19 +36,27 @@ int Group::rank_of_world(int world_rank) const {
   auto it = std::find(m.begin(), m.end(), world_rank);
   return it == m.end() ? -1 : static_cast<int>(it - m.begin());
 }
-const std::string& Group::label() const { return state().label; }
-const Pgid& Group::pgid() const { return state().pgid; }
-std::span<const int> Group::torus() const { return state().torus; }
+const std::string& Group::label() const {
+  return state().label;
+}
+const Pgid& Group::pgid() const {
+  return state().pgid;
+}
+std::span<const int> Group::torus() const {
+  return state().torus;
+}
 
 void Group::set_torus(std::vector<int> dims) const {
   long long product = 1;
   for (int d : dims) {
-    if (d < 1) throw Error("ccl: a torus dimension of " + std::to_string(d) + " for group '" + label() + "'");
+    if (d < 1)
+      throw Error("ccl: a torus dimension of " + std::to_string(d) + " for group '" + label() +
+                  "'");
     product *= d;
   }
   if (dims.empty() || product != size()) {
-    throw Error("ccl: a torus of " + std::to_string(product) + " members for group '" + label() + "' of " +
-                std::to_string(size()));
+    throw Error("ccl: a torus of " + std::to_string(product) + " members for group '" + label() +
+                "' of " + std::to_string(size()));
   }
   state().torus = std::move(dims);
   note_catalog_change();  // schedules chosen without the layout are stale
@@ -61,7 +77,7 @@ std::uint64_t fingerprint(std::string_view text) {
 }
 
 const std::shared_ptr<const Schedule>& ScheduleCache::get(const Shape& shape, Statistics& stats,
-                                                         const Choice* fixed) {
+                                                          const Choice* fixed) {
   if (epoch_ != selection_epoch()) {  // the model or an override changed: choose afresh
     map_.clear();
     last_ = map_.end();
@@ -72,7 +88,7 @@ const std::shared_ptr<const Schedule>& ScheduleCache::get(const Shape& shape, St
   if (last_ != map_.end()) return last_->second;
   if (map_.size() >= kCapacity) map_.clear();
   auto s = std::make_shared<const Schedule>(fixed != nullptr ? build_schedule(shape, *fixed)
-                                                              : build_schedule(shape));
+                                                             : build_schedule(shape));
   stats.schedules_built += 1;
   last_ = map_.emplace(shape, std::move(s)).first;
   return last_->second;
@@ -100,7 +116,8 @@ bool mode_known = false;
 }  // namespace
 
 Mode mode() {
-  if (!mode_known) [[unlikely]] return first_mode();
+  if (!mode_known) [[unlikely]]
+    return first_mode();
   return current_mode;
 }
 void set_mode(Mode m) {
@@ -121,8 +138,9 @@ int barrier_setting = [] {
 }  // namespace
 
 bool barrier_mode() {
-  if (barrier_setting == -2) throw Error("ccl: CCL_BARRIER must be 1 or 0, not '" +
-                                         std::string(std::getenv("CCL_BARRIER")) + "'");
+  if (barrier_setting == -2)
+    throw Error("ccl: CCL_BARRIER must be 1 or 0, not '" + std::string(std::getenv("CCL_BARRIER")) +
+                "'");
   return barrier_setting < 0 ? mode() == Mode::develop : barrier_setting == 1;
 }
 void set_barrier_mode(bool on) {

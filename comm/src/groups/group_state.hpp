@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "algorithms/common.hpp"
 #include "ccl/algorithm.hpp"
 #include "ccl/call.hpp"
 #include "ccl/pgid.hpp"
@@ -18,11 +19,10 @@
 #include "ccl/selection.hpp"
 #include "ccl/shape.hpp"
 #include "ccl/stats.hpp"
-#include "algorithms/common.hpp"
-#include "transport/channel.hpp"
 #include "diagnostics/flight_recorder.hpp"
-#include "groups/process.hpp"
 #include "execution/schedule_run.hpp"
+#include "groups/process.hpp"
+#include "transport/channel.hpp"
 
 namespace ccl::detail {
 

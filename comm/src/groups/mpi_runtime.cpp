@@ -2,12 +2,12 @@
 // formation (explicit lists and partitions), each group with its own communicator.
 #include <mpi.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
 #include <numeric>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "ccl/collectives.hpp"
@@ -15,13 +15,13 @@
 #include "ccl/error.hpp"
 #include "ccl/group.hpp"
 #include "ccl/selection.hpp"
+#include "diagnostics/watchdog.hpp"
 #include "execution/engine.hpp"
 #include "groups/group_state.hpp"
-#include "transport/mpi_channel.hpp"
 #include "groups/mpi_runtime.hpp"
 #include "groups/partition.hpp"
+#include "transport/mpi_channel.hpp"
 #include "transport/shm/shm_fabric.hpp"
-#include "diagnostics/watchdog.hpp"
 
 namespace ccl {
 

@@ -26,7 +26,8 @@ struct World::Impl {
   Group make_group(detail::NewGroup g, const std::string& label) {
     auto [it, fresh] = channels.try_emplace(g.pgid, channels.size() + 1);
     auto st = std::make_shared<detail::GroupState>();
-    st->process = members[static_cast<std::size_t>(g.members[static_cast<std::size_t>(g.rank)])].get();
+    st->process =
+        members[static_cast<std::size_t>(g.members[static_cast<std::size_t>(g.rank)])].get();
     st->rank = g.rank;
     st->members = std::move(g.members);
     st->set_label(label);
@@ -54,9 +55,13 @@ World::World(int size) : impl_(std::make_unique<Impl>()) {
 
 World::~World() = default;
 
-int World::size() const { return impl_->size; }
+int World::size() const {
+  return impl_->size;
+}
 
-std::vector<Group> World::world_groups() { return impl_->world; }
+std::vector<Group> World::world_groups() {
+  return impl_->world;
+}
 
 std::vector<Group> World::partition(std::span<const Group> parents, std::span<const int> colors,
                                     std::span<const int> keys) {
@@ -79,7 +84,8 @@ std::vector<Group> World::partition(std::span<const Group> parents, std::span<co
   wait_all(req);
   std::vector<Group> out;
   for (std::size_t i = 0; i < n; ++i) {
-    detail::NewGroup g = detail::derive_partition(all[i], static_cast<int>(i), parents[i].members());
+    detail::NewGroup g =
+        detail::derive_partition(all[i], static_cast<int>(i), parents[i].members());
     parents[i].state().process->group_counter += 1;
     out.push_back(impl_->make_group(std::move(g), std::to_string(colors[i])));
   }

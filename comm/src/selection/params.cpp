@@ -50,7 +50,8 @@ Params parse_params(std::string_view text) {
     text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
     const std::size_t eq = item.find('=');
     if (eq == std::string_view::npos) {
-      throw Error("ccl: parameter '" + std::string(item) + "' is not key=value (keys: k, seg, mesh, plan)");
+      throw Error("ccl: parameter '" + std::string(item) +
+                  "' is not key=value (keys: k, seg, mesh, plan)");
     }
     const std::string_view key = item.substr(0, eq), value = item.substr(eq + 1);
     if (key == "k" || key == "r") {

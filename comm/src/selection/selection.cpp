@@ -212,7 +212,8 @@ std::string selection_reason(const Shape& shape) {
         !select(shape).algorithm->releases_together) {
       return "releases member " + std::to_string(shape.root) +
              " first, as the group's calls before predict the next (within two start-ups of the "
-             "least predicted time; model: " + machine_model().source + ")";
+             "least predicted time; model: " +
+             machine_model().source + ")";
     }
   }
   return "least predicted time (model: " + machine_model().source + ")";

@@ -12,8 +12,8 @@
 
 #include "ccl/pgid.hpp"
 #include "transport/channel.hpp"
-#include "transport/shm/shm_paths.hpp"
 #include "transport/shm/shm_fabric.hpp"
+#include "transport/shm/shm_paths.hpp"
 
 namespace ccl::detail {
 
@@ -117,7 +117,7 @@ class MpiChannel final : public Channel, public ShmPaths {
 
   MPI_Comm comm_;
   ShmFabric* fabric_;
-  std::vector<int> local_;  // fabric index of each member, -1 off-node
+  std::vector<int> local_;          // fabric index of each member, -1 off-node
   std::vector<ShmOp*> shared_ops_;  // send_shared's, kept for their capacity
   std::vector<int> shared_locals_;  // send_shared's receivers' fabric indices, the same
   Pgid context_;

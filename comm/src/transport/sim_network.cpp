@@ -15,7 +15,9 @@ std::string mismatch(int src, int dst, std::size_t sent, std::size_t expected) {
          std::to_string(expected) + " (the members' calls do not match)";
 }
 
-Network::PendingRecv* slot(void* h) { return static_cast<Network::PendingRecv*>(h); }
+Network::PendingRecv* slot(void* h) {
+  return static_cast<Network::PendingRecv*>(h);
+}
 
 }  // namespace
 
@@ -82,12 +84,14 @@ void SimChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::s
   send_stamped(peer, tag, data, bytes, Cost{}, hs);
 }
 
-void SimChannel::send_stamped(int peer, std::uint64_t tag, const std::byte* data,
-                              std::size_t bytes, const Cost& stamp, detail::Handles&) {
+void SimChannel::send_stamped(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
+                              const Cost& stamp, detail::Handles&) {
   net_.send(channel_, rank_, peer, tag, data, bytes, stamp);
 }
 
-Cost SimChannel::arrival(void* handle) const { return slot(handle)->stamp; }
+Cost SimChannel::arrival(void* handle) const {
+  return slot(handle)->stamp;
+}
 
 void SimChannel::recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
                       detail::Handles& hs) {

@@ -5,8 +5,9 @@
 //   E_kspace = C (2π/V) Σ_{k≠0} exp(−k²/4g²)/k² |S(k)|²,   S(k) = Σ_j q_j exp(i k·r_j)
 //   E_self   = −C g/√π Σ q_i²,        E_background = −C π (Σ q_i)² / (2 V g²)
 //
-// with C the deck's Coulomb constant (qqr2e). The real-space term is the pair styles' (md/pair.hpp). Forces are −∇E; virials are Σ r·F (trace), so
-// that pressure = (N k T + W/3) / V. Kernels are Kokkos (host execution space here).
+// with C the deck's Coulomb constant (qqr2e). The real-space term is the pair styles'
+// (md/pair.hpp). Forces are −∇E; virials are Σ r·F (trace), so that pressure = (N k T + W/3) / V.
+// Kernels are Kokkos (host execution space here).
 #pragma once
 
 #include <Kokkos_Core.hpp>

@@ -31,7 +31,8 @@ std::size_t k_vector_count(const std::vector<KGroup>& groups);
 
 // The reciprocal-space energy and virial of groups [begin, end), and their forces added to f.
 // Every atom's position is needed (S(k) sums over all of them).
-Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& groups, std::size_t begin,
-              std::size_t end, double g, const Vec3& box, double qqr2e, const Forces& f);
+Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& groups,
+              std::size_t begin, std::size_t end, double g, const Vec3& box, double qqr2e,
+              const Forces& f);
 
 }  // namespace ewald

@@ -26,7 +26,7 @@ double initial_g(double a, double q2, double natoms, double cutoff, double volum
 // The Kolafa–Perram real-space RMS force error at g.
 double real_space_error(double g, double q2, double natoms, double cutoff, double volume);
 
-EwaldParameters choose_ewald(double accuracy_relative, double qqr2e, double sum_q2, std::size_t natoms,
-                             double cutoff, const std::array<double, 3>& box);
+EwaldParameters choose_ewald(double accuracy_relative, double qqr2e, double sum_q2,
+                             std::size_t natoms, double cutoff, const std::array<double, 3>& box);
 
 }  // namespace ewald

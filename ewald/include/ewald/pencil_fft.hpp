@@ -28,7 +28,9 @@ using Complex = std::complex<double>;
 struct MeshBox {
   std::array<int, 3> lo, hi;
   int size(int d) const { return hi[std::size_t(d)] - lo[std::size_t(d)]; }
-  std::size_t points() const { return std::size_t(size(0)) * std::size_t(size(1)) * std::size_t(size(2)); }
+  std::size_t points() const {
+    return std::size_t(size(0)) * std::size_t(size(1)) * std::size_t(size(2));
+  }
 };
 
 class PencilFft {
@@ -43,21 +45,26 @@ class PencilFft {
   const MeshBox& x_pencil() const { return x_.box; }
   const MeshBox& z_pencil() const { return z_.box; }
   std::size_t k_index(int x, int y, int z) const {
-    return std::size_t(x - z_.box.lo[0]) * z_.stride[0] + std::size_t(y - z_.box.lo[1]) * z_.stride[1] +
+    return std::size_t(x - z_.box.lo[0]) * z_.stride[0] +
+           std::size_t(y - z_.box.lo[1]) * z_.stride[1] +
            std::size_t(z - z_.box.lo[2]) * z_.stride[2];
   }
   // Calls visit(x, y, z, place) for every point of the z-pencil, in storage order.
   template <class Visit>
   void for_each_k_point(Visit&& visit) const {
     int axes[3] = {0, 1, 2};  // slowest first
-    std::sort(axes, axes + 3, [&](int a, int b) { return z_.stride[std::size_t(a)] > z_.stride[std::size_t(b)]; });
+    std::sort(axes, axes + 3,
+              [&](int a, int b) { return z_.stride[std::size_t(a)] > z_.stride[std::size_t(b)]; });
     int at[3];
-    for (at[axes[0]] = z_.box.lo[std::size_t(axes[0])]; at[axes[0]] < z_.box.hi[std::size_t(axes[0])]; ++at[axes[0]]) {
-      for (at[axes[1]] = z_.box.lo[std::size_t(axes[1])]; at[axes[1]] < z_.box.hi[std::size_t(axes[1])]; ++at[axes[1]]) {
+    for (at[axes[0]] = z_.box.lo[std::size_t(axes[0])];
+         at[axes[0]] < z_.box.hi[std::size_t(axes[0])]; ++at[axes[0]]) {
+      for (at[axes[1]] = z_.box.lo[std::size_t(axes[1])];
+           at[axes[1]] < z_.box.hi[std::size_t(axes[1])]; ++at[axes[1]]) {
         at[axes[2]] = z_.box.lo[std::size_t(axes[2])];
         std::size_t place = k_index(at[0], at[1], at[2]);
         const std::size_t step = z_.stride[std::size_t(axes[2])];
-        for (; at[axes[2]] < z_.box.hi[std::size_t(axes[2])]; ++at[axes[2]], place += step) visit(at[0], at[1], at[2], place);
+        for (; at[axes[2]] < z_.box.hi[std::size_t(axes[2])]; ++at[axes[2]], place += step)
+          visit(at[0], at[1], at[2], place);
       }
     }
   }
@@ -74,8 +81,10 @@ class PencilFft {
     std::array<std::size_t, 3> stride;
   };
   void fft_lines(std::vector<Complex>& data, int axis, int sign);
-  // From layout `from` (full along a, split along b) to `to` (split along a, full along b) within g.
-  void transpose(std::vector<Complex>& data, const Layout& from, const Layout& to, int a, int b, const ccl::Group& g);
+  // From layout `from` (full along a, split along b) to `to` (split along a, full along b) within
+  // g.
+  void transpose(std::vector<Complex>& data, const Layout& from, const Layout& to, int a, int b,
+                 const ccl::Group& g);
 
   const ccl::Group row_, column_;  // members sharing this member's x-block / z-block
   std::array<int, 3> n_;

@@ -47,8 +47,8 @@ class Pppm {
   // A coordinate in mesh units along d.
   double mesh_coordinate(double x, std::size_t d) const;
   // The atoms whose stencils reach this member's x-pencil (mine_), and their stencils along each
-  // axis: P mesh indices (wrapped into the mesh) and weights, for the k-th of them at [k·P, k·P + P).
-  // An atom is passed over as soon as its z or y stencil misses the pencil.
+  // axis: P mesh indices (wrapped into the mesh) and weights, for the k-th of them at [k·P, k·P +
+  // P). An atom is passed over as soon as its z or y stencil misses the pencil.
   void find_stencils(const Positions& x);
   // Calls visit(atom, flat index into the x-pencil, weight) for every stencil point of every atom
   // that lies in this member's x-pencil, then done(atom).
@@ -65,12 +65,12 @@ class Pppm {
   PencilFft fft_;
   std::vector<double> green_, virial_;
   std::array<std::vector<double>, 3> wave_numbers_;  // per axis and mesh index
-  std::vector<double> density_;    // charge on this member's x-pencil
-  std::vector<Complex> mesh_;      // the transform's working array
+  std::vector<double> density_;                      // charge on this member's x-pencil
+  std::vector<Complex> mesh_;                        // the transform's working array
   std::vector<double> field_xyz_;  // the field on the x-pencil, (x, y, z) per point
   std::array<std::vector<Complex>, 3> field_;
-  std::vector<std::size_t> mine_;              // atoms whose stencils reach this member's pencil
-  std::array<std::vector<int>, 3> index_;      // per axis: mine_[k]'s stencil points at [k·P, k·P + P)
+  std::vector<std::size_t> mine_;          // atoms whose stencils reach this member's pencil
+  std::array<std::vector<int>, 3> index_;  // per axis: mine_[k]'s stencil points at [k·P, k·P + P)
   std::array<std::vector<double>, 3> weight_;  // and their weights
 };
 

@@ -23,7 +23,8 @@ struct PppmParameters {
 };
 
 // `mesh` entries > 0 are taken as given instead of chosen.
-PppmParameters choose_pppm(double accuracy_relative, double qqr2e, double sum_q2, std::size_t natoms, double cutoff,
-                           const std::array<double, 3>& box, int order, const std::array<int, 3>& mesh);
+PppmParameters choose_pppm(double accuracy_relative, double qqr2e, double sum_q2,
+                           std::size_t natoms, double cutoff, const std::array<double, 3>& box,
+                           int order, const std::array<int, 3>& mesh);
 
 }  // namespace ewald

@@ -3,9 +3,9 @@
 // atoms: replicated data (md/replicated.hpp), force decomposition (md/force2d.hpp) and the
 // systolic ring (md/ring.hpp).
 //
-// Common to all three: the holder (member 0) scatters the atoms to their owners (scatterv, each owner
-// a contiguous range of ids), kinetic energy is reduced to member 0 (reduce), and the atoms are
-// gathered back to member 0 for dumps and at the end of a run (gatherv).
+// Common to all three: the holder (member 0) scatters the atoms to their owners (scatterv, each
+// owner a contiguous range of ids), kinetic energy is reduced to member 0 (reduce), and the atoms
+// are gathered back to member 0 for dumps and at the end of a run (gatherv).
 #pragma once
 
 #include <cstdint>
@@ -32,7 +32,10 @@ struct AtomArrays {
   Types type;
   AtomArrays() = default;
   AtomArrays(std::size_t n, std::size_t extra, const std::string& what)
-      : x("x (" + what + ")", n), f("f (" + what + ")", n + extra), q("q (" + what + ")", n), type("type (" + what + ")", n) {}
+      : x("x (" + what + ")", n),
+        f("f (" + what + ")", n + extra),
+        q("q (" + what + ")", n),
+        type("type (" + what + ")", n) {}
 };
 
 class Decomposition {
@@ -79,7 +82,8 @@ class Decomposition {
   // Scatters s.atoms (on member 0) so that member w owns ids [ranges[w].first, ranges[w].second)
   // (0-based positions in id order); returns this member's atoms and keeps their ids, types,
   // charges and velocities.
-  std::vector<Atom> distribute(const System& s, const std::vector<std::pair<std::size_t, std::size_t>>& ranges);
+  std::vector<Atom> distribute(const System& s,
+                               const std::vector<std::pair<std::size_t, std::size_t>>& ranges);
   // Σ q and Σ q² over all atoms.
   std::pair<double, double> charge_sums() const;
   // Wraps owned positions x (three per atom) into the box.
@@ -89,8 +93,8 @@ class Decomposition {
   // Adds the k-space share over every position x (all atoms, N rows) into f, puts this member's
   // energy terms (`pair` and the k-space's) in f's two extra rows, combines f over the group and
   // returns the system's terms. f has N + 2 rows.
-  Terms add_kspace_and_combine(Interactions& in, const Positions& x, const Charges& q, const Forces& f,
-                               const Terms& pair, Timers& timers) const;
+  Terms add_kspace_and_combine(Interactions& in, const Positions& x, const Charges& q,
+                               const Forces& f, const Terms& pair, Timers& timers) const;
 
   Decomposition(const System& s, const ccl::Group& group);
   ccl::Group group_;
@@ -99,16 +103,17 @@ class Decomposition {
   std::vector<long> id_;
   std::vector<int> type_;
   std::vector<double> q_;
-  std::vector<double> v_;  // three per owned atom
+  std::vector<double> v_;                  // three per owned atom
   std::vector<std::size_t> owned_counts_;  // per member
   std::vector<double> x_at_build_;         // owned positions when the lists were last built
 };
 
-// The decomposition named by --decomp ("replicated", "force2d" or "ring"), with its interactions set up;
-// grid_rows × grid_cols (0: chosen) for force2d; mpi_allgather for replicated (RunOptions). Writes
-// the k-space set-up to log (member 0).
-std::unique_ptr<Decomposition> make_decomposition(const std::string& kind, const System& s, const ccl::Group& group,
-                                                  int grid_rows, int grid_cols, bool mpi_allgather,
+// The decomposition named by --decomp ("replicated", "force2d" or "ring"), with its interactions
+// set up; grid_rows × grid_cols (0: chosen) for force2d; mpi_allgather for replicated (RunOptions).
+// Writes the k-space set-up to log (member 0).
+std::unique_ptr<Decomposition> make_decomposition(const std::string& kind, const System& s,
+                                                  const ccl::Group& group, int grid_rows,
+                                                  int grid_cols, bool mpi_allgather,
                                                   std::FILE* log);
 
 }  // namespace md

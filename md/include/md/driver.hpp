@@ -14,6 +14,7 @@ namespace md {
 std::string shared_deck_text(const ccl::Group& g, const std::string& path);
 
 // Runs the deck `text` (named `file` in messages). Collective over g.
-void run_deck(const std::string& text, const std::string& file, const RunOptions& options, const ccl::Group& g);
+void run_deck(const std::string& text, const std::string& file, const RunOptions& options,
+              const ccl::Group& g);
 
 }  // namespace md

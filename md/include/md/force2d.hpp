@@ -40,9 +40,9 @@ class Force2d : public Decomposition {
   std::pair<std::size_t, std::size_t> column_piece_;     // Y_c ∩ X_r
   std::size_t world_offset_ = 0;                         // this member's block in world order
   std::vector<double> own_x_, own_f_;
-  AtomArrays local_;  // X_r then Y_c
+  AtomArrays local_;                       // X_r then Y_c
   std::vector<std::size_t> local_global_;  // local atom → its index in id order
-  AtomArrays all_;    // every atom, in world-rank order of the owners (for the k-space)
+  AtomArrays all_;  // every atom, in world-rank order of the owners (for the k-space)
   std::unique_ptr<Interactions> in_;
 };
 

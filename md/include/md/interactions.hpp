@@ -27,24 +27,28 @@ class Interactions {
   // Checks the settings (DeckErrors naming the deck line), chooses the k-space parameters and
   // writes them, and a warning for a charged system, to `log` (null on all but one member).
   // sum_q and sum_q2 are Σ q and Σ q² over all atoms.
-  Interactions(const System& s, const ccl::Group& group, double sum_q, double sum_q2, std::FILE* log);
+  Interactions(const System& s, const ccl::Group& group, double sum_q, double sum_q2,
+               std::FILE* log);
 
   // Rebuilds the neighbour list (arguments as NeighborList::build; x wrapped into the box).
   void build_neighbors(const Positions& x, std::size_t row_begin, std::size_t row_end);
-  void build_neighbors(const Positions& x, std::size_t row_begin, std::size_t row_end, std::size_t candidate_begin,
-                       std::size_t candidate_end, const std::vector<std::size_t>& global);
+  void build_neighbors(const Positions& x, std::size_t row_begin, std::size_t row_end,
+                       std::size_t candidate_begin, std::size_t candidate_end,
+                       const std::vector<std::size_t>& global);
   const NeighborList& neighbors() const { return list_; }
   // A list of its own (empty, with this system's cut-off and skin), built and used explicitly.
   NeighborList new_list() const { return NeighborList(pair_->max_cutoff(), skin_); }
   void build(NeighborList& list, const Positions& x, std::size_t row_begin, std::size_t row_end,
-             std::size_t candidate_begin, std::size_t candidate_end, const std::vector<std::size_t>& global) const {
+             std::size_t candidate_begin, std::size_t candidate_end,
+             const std::vector<std::size_t>& global) const {
     list.build(x, lo_, len_, row_begin, row_end, candidate_begin, candidate_end, global);
   }
 
   // This member's pair share: the pairs of its neighbour list, forces added into f.
-  Terms pair_share(const Positions& x, const Charges& q, const Types& type, const Forces& f, Timers& timers) const;
-  Terms pair_share(const Positions& x, const Charges& q, const Types& type, const NeighborList& list, const Forces& f,
+  Terms pair_share(const Positions& x, const Charges& q, const Types& type, const Forces& f,
                    Timers& timers) const;
+  Terms pair_share(const Positions& x, const Charges& q, const Types& type,
+                   const NeighborList& list, const Forces& f, Timers& timers) const;
   // This member's k-space share over all atoms (and on member 0 the self and background terms),
   // forces added into f.
   Terms kspace_share(const Positions& x, const Charges& q, const Forces& f, Timers& timers);

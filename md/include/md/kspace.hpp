@@ -17,11 +17,13 @@ class Kspace {
   // The Ewald splitting parameter the real-space term must use.
   virtual double g() const = 0;
   // This member's share of the energy and virial, and of the forces (added into f).
-  virtual ewald::Energy compute(const ewald::Positions& x, const ewald::Charges& q, const ewald::Forces& f) = 0;
+  virtual ewald::Energy compute(const ewald::Positions& x, const ewald::Charges& q,
+                                const ewald::Forces& f) = 0;
 };
 
 // The kspace_style of the deck with parameters chosen from its accuracy, written to `log` when it
 // is not null (LAMMPS's wording). sum_q2 = Σ q².
-std::unique_ptr<Kspace> make_kspace(const System& s, double sum_q2, const ccl::Group& group, std::FILE* log);
+std::unique_ptr<Kspace> make_kspace(const System& s, double sum_q2, const ccl::Group& group,
+                                    std::FILE* log);
 
 }  // namespace md

@@ -16,8 +16,8 @@ using Vec3 = std::array<double, 3>;
 
 struct Lattice {
   double scale = 0;
-  Vec3 cell{1, 1, 1};         // edge lengths of the unit cell, in units of scale (a1, a2, a3)
-  std::vector<Vec3> basis;    // fractional positions in the cell
+  Vec3 cell{1, 1, 1};       // edge lengths of the unit cell, in units of scale (a1, a2, a3)
+  std::vector<Vec3> basis;  // fractional positions in the cell
   Vec3 spacing() const { return {scale * cell[0], scale * cell[1], scale * cell[2]}; }
 };
 

@@ -30,12 +30,14 @@ class NeighborList {
 
   // Rows [row_begin, row_end) of the atoms x (all of them, wrapped into [lo, lo + len)), their
   // neighbours among all atoms.
-  void build(const Positions& x, const Vec3& lo, const Vec3& len, std::size_t row_begin, std::size_t row_end);
+  void build(const Positions& x, const Vec3& lo, const Vec3& len, std::size_t row_begin,
+             std::size_t row_end);
   // The same with the neighbours taken from [candidate_begin, candidate_end) only; global[k] is
   // local atom k's index in the whole system, which orders atoms within a cell (an atom
   // present twice, as a row and as a candidate, does not pair with itself).
-  void build(const Positions& x, const Vec3& lo, const Vec3& len, std::size_t row_begin, std::size_t row_end,
-             std::size_t candidate_begin, std::size_t candidate_end, const std::vector<std::size_t>& global);
+  void build(const Positions& x, const Vec3& lo, const Vec3& len, std::size_t row_begin,
+             std::size_t row_end, std::size_t candidate_begin, std::size_t candidate_end,
+             const std::vector<std::size_t>& global);
 
   std::size_t row_begin() const { return row_begin_; }
   std::size_t rows() const { return offsets.extent(0) == 0 ? 0 : offsets.extent(0) - 1; }

@@ -1,8 +1,9 @@
 // The three pair styles, each the Ewald real-space Coulomb term plus an optional short-range one:
 //
-//   coulomb (r < rc_coul)   E = C q_i q_j erfc(g r)/r,   r·F = C q_i q_j (erfc(g r)/r + 2g/√π e^(−g²r²))
-//   lj/cut  (r < rc_ij)     E = 4ε((σ/r)¹² − (σ/r)⁶),    r·F = 48ε(σ/r)¹² − 24ε(σ/r)⁶
-//   born    (r < rc_ij)     E = A e^((σ−r)/ρ) − C/r⁶ + D/r⁸,   r·F = (A r/ρ) e^((σ−r)/ρ) − 6C/r⁶ + 8D/r⁸
+//   coulomb (r < rc_coul)   E = C q_i q_j erfc(g r)/r,   r·F = C q_i q_j (erfc(g r)/r + 2g/√π
+//   e^(−g²r²)) lj/cut  (r < rc_ij)     E = 4ε((σ/r)¹² − (σ/r)⁶),    r·F = 48ε(σ/r)¹² − 24ε(σ/r)⁶
+//   born    (r < rc_ij)     E = A e^((σ−r)/ρ) − C/r⁶ + D/r⁸,   r·F = (A r/ρ) e^((σ−r)/ρ) − 6C/r⁶ +
+//   8D/r⁸
 //
 // lj pairs not given by pair_coeff mix (geometric: ε, σ and rc as geometric means; arithmetic: σ
 // and rc as arithmetic means); born pairs must all be given. `pair_modify shift yes` subtracts
@@ -27,8 +28,8 @@ using Forces = Kokkos::View<double* [3]>;
 
 // Short-range coefficients of one pair of types, in the form the formulas use.
 struct ShortRange {
-  double cut2 = 0;   // 0: no short-range term
-  double p[5] = {};  // lj: 48εσ¹², 24εσ⁶, 4εσ¹², 4εσ⁶;  born: A, ρ, σ, C, D
+  double cut2 = 0;    // 0: no short-range term
+  double p[5] = {};   // lj: 48εσ¹², 24εσ⁶, 4εσ¹², 4εσ⁶;  born: A, ρ, σ, C, D
   double offset = 0;  // energy at the cut-off when shifted
 };
 
@@ -46,8 +47,8 @@ class PairStyle {
   double max_cutoff() const { return max_cutoff_; }
 
   // Pairs of the list, forces added into f (on both atoms of each pair).
-  PairEnergy compute(const Positions& x, const Charges& q, const Types& type, const NeighborList& list,
-                     const Forces& f) const;
+  PairEnergy compute(const Positions& x, const Charges& q, const Types& type,
+                     const NeighborList& list, const Forces& f) const;
 
  private:
   void build_tables();

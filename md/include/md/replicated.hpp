@@ -39,8 +39,8 @@ class Replicated : public Decomposition {
   std::size_t natoms_, first_ = 0;
   bool mpi_allgather_;
   MpiCalls mpi_calls_;
-  Positions x_;   // all atoms
-  Forces f_;      // all atoms, plus two rows that carry the energy terms in the combine
+  Positions x_;  // all atoms
+  Forces f_;     // all atoms, plus two rows that carry the energy terms in the combine
   Charges q_all_;
   Types type_all_;
   std::unique_ptr<Interactions> in_;

@@ -20,7 +20,8 @@ namespace md {
 
 // Writes atoms (all of them, member 0's) and the system's state to `path`. Collective over g:
 // an I/O failure on member 0 is a DeckError on every member.
-void write_restart(const System& s, const std::vector<Atom>& atoms, const std::string& path, const ccl::Group& g);
+void write_restart(const System& s, const std::vector<Atom>& atoms, const std::string& path,
+                   const ccl::Group& g);
 
 // Replaces the system's box, units, types, masses, step and atoms by the file's; member 0 keeps
 // the atoms. A missing, truncated, corrupted or foreign file is a DeckError on every member.

@@ -41,10 +41,10 @@ struct PairCoeff {
 };
 
 struct PairSettings {
-  std::string style;           // the deck's name for it
+  std::string style;  // the deck's name for it
   PairKind kind = PairKind::coul_long;
-  double cutoff_coul = 0;      // real-space cut-off of the Coulomb term
-  double cutoff_short = 0;     // global cut-off of the LJ or Born term
+  double cutoff_coul = 0;         // real-space cut-off of the Coulomb term
+  double cutoff_short = 0;        // global cut-off of the LJ or Born term
   std::string mix = "geometric";  // pair_modify mix (lj only)
   bool shift = false;             // pair_modify shift: short-range energies zero at the cut-off
   std::vector<PairCoeff> coeff;   // (ntypes+1)² entries, [i * (ntypes+1) + j], i, j ≥ 1
@@ -52,9 +52,9 @@ struct PairSettings {
 };
 
 struct KspaceSettings {
-  std::string style;    // "ewald" or "pppm"
-  double accuracy = 0;  // relative force accuracy
-  int order = 5;        // PPPM interpolation order (kspace_modify order)
+  std::string style;                 // "ewald" or "pppm"
+  double accuracy = 0;               // relative force accuracy
+  int order = 5;                     // PPPM interpolation order (kspace_modify order)
   std::array<int, 3> mesh{0, 0, 0};  // PPPM mesh (kspace_modify mesh); 0: chosen from the accuracy
   std::string where;
 };
@@ -69,7 +69,7 @@ struct DumpSettings {
   std::string id, style, file;  // style: atom, xyz or custom
   long every = 0;
   std::vector<std::string> columns;  // custom: id type q x y z vx vy vz fx fy fz
-  std::string where;  // file:line of the dump command
+  std::string where;                 // file:line of the dump command
 };
 
 struct RunSettings {
@@ -101,7 +101,10 @@ struct System {
   long step = 0;  // the current timestep; runs continue from it
 
   Vec3 length() const { return {hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]}; }
-  double volume() const { const Vec3 l = length(); return l[0] * l[1] * l[2]; }
+  double volume() const {
+    const Vec3 l = length();
+    return l[0] * l[1] * l[2];
+  }
   double timestep() const { return run.timestep > 0 ? run.timestep : units->timestep; }
 };
 

@@ -24,8 +24,8 @@
 #include <bit>
 
 #include "ccl/copy_bytes.hpp"
-#include "transport/shm/shm_fabric.hpp"
 #include "ccl/tick_clock.hpp"
+#include "transport/shm/shm_fabric.hpp"
 
 namespace ccl::detail {
 
@@ -80,8 +80,7 @@ void ShmFabric::price_cell_sent(int to, bool streaming, std::uint64_t ticks, std
   (streaming ? c.sent_streaming : c.sent_cached).add(per_byte(ticks, bytes));
 }
 
-void ShmFabric::price_cell_taken(int from, bool streaming, std::uint64_t ticks,
-                                 std::size_t bytes) {
+void ShmFabric::price_cell_taken(int from, bool streaming, std::uint64_t ticks, std::size_t bytes) {
   Peer& p = peers_[static_cast<std::size_t>(from)];
   StorePrices& prices = streaming ? p.cells.taken_streaming : p.cells.taken_cached;
   prices.add(per_byte(ticks, bytes));

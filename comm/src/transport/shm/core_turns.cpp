@@ -26,8 +26,8 @@
 #include <atomic>
 #include <cstdint>
 
-#include "transport/shm/shm_fabric.hpp"
 #include "ccl/tick_clock.hpp"
+#include "transport/shm/shm_fabric.hpp"
 
 namespace ccl::detail {
 

@@ -30,8 +30,8 @@
 #include <string>
 #include <vector>
 
-#include "transport/shm/shm_fabric.hpp"
 #include "ccl/tick_clock.hpp"
+#include "transport/shm/shm_fabric.hpp"
 
 namespace ccl::detail {
 

@@ -116,8 +116,8 @@ void ShmFabric::fill_piece(int slot, std::size_t at, const std::byte* data, std:
   slot_filled_[slot] = at + piece;
 }
 
-bool ShmFabric::fill_first_piece(int slot, const int* locals, std::size_t n,
-                                 const std::byte* data, std::size_t bytes) {
+bool ShmFabric::fill_first_piece(int slot, const int* locals, std::size_t n, const std::byte* data,
+                                 std::size_t bytes) {
   // Cached or non-temporal stores, as most of the receivers ask (stream_transfer.cpp).
   const bool streaming = streaming_for(locals, n, bytes);
   fill_piece(slot, 0, data, std::min(kPiece, bytes), streaming);
@@ -175,6 +175,5 @@ void ShmFabric::resolve_reference(int from, Incoming& in) const {
   in.bytes = ref.bytes;
   in.streaming = ref.streaming != 0;
 }
-
 
 }  // namespace ccl::detail

@@ -11,9 +11,9 @@
 #include <cstring>
 #include <string>
 
+#include "ccl/copy_bytes.hpp"
 #include "ccl/error.hpp"
 #include "ccl/selection.hpp"
-#include "ccl/copy_bytes.hpp"
 #include "ccl/tick_clock.hpp"
 
 namespace ccl::detail {
@@ -63,8 +63,7 @@ static_assert(kTinyCells < kSeqMask && ShmFabric::kMaxBytes < kStreamingFirst);
 // Bytes fields from kMaxBytes + 1 up mark one-cell messages whose stores were chosen by price
 // (cell_stores.cpp): cached ones first, then non-temporal ones, each counting down from
 // kMaxBytes.
-constexpr std::size_t kPricedCellSpan =
-    ShmFabric::kMaxBytes - ShmFabric::kStreamedCellFrom + 1;
+constexpr std::size_t kPricedCellSpan = ShmFabric::kMaxBytes - ShmFabric::kStreamedCellFrom + 1;
 static_assert(ShmFabric::kMaxBytes + 2 * kPricedCellSpan < kStreamingFirst);
 std::size_t priced_cell_field(std::size_t bytes, bool streaming) {
   return ShmFabric::kMaxBytes + 1 + (ShmFabric::kMaxBytes - bytes) +

@@ -52,7 +52,6 @@
 
 namespace ccl::detail {
 
-
 // One send or receive through the fabric; owned by the fabric's pool. A direct transfer
 // (ShmFabric::start_direct) runs its two control messages through the same op, one after the
 // other.
@@ -89,10 +88,10 @@ struct ShmOp {
 
 class ShmFabric {
  public:
-  static constexpr std::size_t kMaxBytes = 8192;   // largest message of one cell
+  static constexpr std::size_t kMaxBytes = 8192;          // largest message of one cell
   static constexpr std::size_t kStreamedCellFrom = 6144;  // see single_cell_copy
-  static constexpr std::size_t kTinyBytes = 24;    // largest message of the tiny-cell ring
-  static constexpr std::size_t kSmallBytes = 248;  // largest message of the small-cell ring
+  static constexpr std::size_t kTinyBytes = 24;           // largest message of the tiny-cell ring
+  static constexpr std::size_t kSmallBytes = 248;         // largest message of the small-cell ring
   // Tags of the channels above stay below this; the three bits above them mark control messages
   // (direct_transfer.cpp, shared_send.cpp).
   static constexpr std::uint64_t kTagLimit = std::uint64_t{1} << 29;
@@ -251,7 +250,7 @@ class ShmFabric {
   // of the word in which a receiver asks for non-temporal stores (stream_transfer.cpp).
   static constexpr int kStreamClasses = 16;
   static int stream_class(std::size_t bytes);  // stream_transfer.cpp
-  static constexpr int kLarge = 2;    // the ring class of streams and shared references
+  static constexpr int kLarge = 2;             // the ring class of streams and shared references
   static int size_class(std::size_t bytes) {
     return bytes <= kTinyBytes ? 0 : bytes <= kSmallBytes ? 1 : 2;
   }
@@ -295,19 +294,19 @@ class ShmFabric {
     std::uint64_t tag;
     const std::byte* payload;
     std::size_t bytes;
-    bool more;               // a stream's piece that others follow
-    bool streaming = false;  // a long stream's first piece, sent by non-temporal stores
+    bool more;                    // a stream's piece that others follow
+    bool streaming = false;       // a long stream's first piece, sent by non-temporal stores
     bool cell_priced = false;     // a one-cell message whose stores were chosen by prices,
     bool cell_streaming = false;  // and by non-temporal ones
-    bool alone = false;      // large ring: no later message had arrived behind it
-    int shared_slot = -1;    // the payload is in that slot of the sender's shared area
+    bool alone = false;           // large ring: no later message had arrived behind it
+    int shared_slot = -1;         // the payload is in that slot of the sender's shared area
   };
   static constexpr std::size_t area_bytes() { return kLine + kSlots * kSlotBytes; }
   std::byte* area(int local) const;  // the shared area of a node-local rank
   // In a rank's area, first: the CPU it runs on, plus one, or 0 while it has given its core away
   // (core_turns.cpp).
   std::atomic_ref<std::uint32_t> running_on(int local) const;
-  void publish_cpu();  // ours, as the kernel last placed us
+  void publish_cpu();       // ours, as the kernel last placed us
   void start_core_turns();  // where ranks share cores: publish our CPU, price the spin
   // Then its slots' data.
   std::byte* slot_data(int local, int slot) const;
@@ -435,15 +434,15 @@ class ShmFabric {
   std::size_t stream_limit_ = kMaxBytes;
   std::size_t direct_above_ = std::numeric_limits<std::size_t>::max();  // probe_direct_above
   std::size_t plain_direct_above_ = 0;  // measured_direct_above, fixed at create()
-  std::vector<int> pids_;  // of the node's ranks, by local index
+  std::vector<int> pids_;               // of the node's ranks, by local index
   unsigned idle_polls_ = 0;
   unsigned polls_ = 0;
-  std::uint32_t cpu_ = 0;           // ours plus one, as published; 0: unknown
-  std::uint64_t spin_ticks_ = 0;    // how long a wait spins on a running peer (core_turns.cpp)
-  bool spinning_ = false;           // in a Wait that has not yielded yet, or spins again
-  int waits_ = 0;                  // Waits held (nested ones too)
+  std::uint32_t cpu_ = 0;         // ours plus one, as published; 0: unknown
+  std::uint64_t spin_ticks_ = 0;  // how long a wait spins on a running peer (core_turns.cpp)
+  bool spinning_ = false;         // in a Wait that has not yielded yet, or spins again
+  int waits_ = 0;                 // Waits held (nested ones too)
   std::size_t queued_ = 0;
-  int next_slot_ = 0;                  // of our shared area, the first reserve_slot() tries
+  int next_slot_ = 0;                     // of our shared area, the first reserve_slot() tries
   std::size_t slot_filled_[kSlots] = {};  // bytes of its message copied into each slot
   SlotReaders slot_readers_[kSlots];
   std::vector<int> local_of_world_;

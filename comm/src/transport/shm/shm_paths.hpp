@@ -50,8 +50,7 @@ class ShmPaths {
   virtual bool expect_cell(int peer, std::size_t bytes) = 0;
   // A send the transport can finish on the spot (a small message copied into the peer's ring
   // behind nothing queued): done, with no handle to wait for or release; false: post it.
-  virtual bool send_now(int peer, std::uint64_t tag, const std::byte* data,
-                        std::size_t bytes) = 0;
+  virtual bool send_now(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes) = 0;
   // A whole round of at most one send and one receive, done at once by a blocking call when
   // the transport has one cheaper than post-and-wait; false if not (then the round is posted).
   // With `fold` (only where folds() said so) the receive is folded and `in` unused.

@@ -24,7 +24,8 @@ class Grid2D {
   // Every member of g calls it (two partitions of g: barriers). rows × cols must be g.size().
   Grid2D(const Group& g, int rows, int cols);
   // The same for every member of a simulated group at once: views[i] is member i's view of it.
-  static std::vector<Grid2D> form_all(sim::World& world, std::span<const Group> views, int rows, int cols);
+  static std::vector<Grid2D> form_all(sim::World& world, std::span<const Group> views, int rows,
+                                      int cols);
 
   int rows() const { return shape_.dim(0); }
   int cols() const { return shape_.dim(1); }

@@ -23,7 +23,7 @@
 namespace ccl::grids {
 
 struct TorusLinks {
-  double latency = 660e-9;  // per hop, seconds (the QCDOC paper's estimate with its software)
+  double latency = 660e-9;   // per hop, seconds (the QCDOC paper's estimate with its software)
   double bandwidth = 500e6;  // per link and direction, bytes per second
 };
 
@@ -36,8 +36,8 @@ struct NetworkRun {
 };
 
 // Concat of `block_bytes` per member by algorithm `a` (with `p`) on a group laid out as `torus`.
-NetworkRun simulate_concat(const Cartesian& torus, const Algorithm& a, const Params& p, std::size_t block_bytes,
-                           const TorusLinks& links);
+NetworkRun simulate_concat(const Cartesian& torus, const Algorithm& a, const Params& p,
+                           std::size_t block_bytes, const TorusLinks& links);
 
 // The bound alone: x = (P − 1)·block bytes received per node over its 2k' links, diameter hops.
 double concat_bound(const Cartesian& torus, std::size_t block_bytes, const TorusLinks& links);

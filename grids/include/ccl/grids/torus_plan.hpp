@@ -37,7 +37,9 @@ class TorusPlan {
   int links() const { return links_; }  // 2 per dimension of size > 1
 
   // What a node receives at step s (0-based), in a fixed order both ends agree on.
-  const std::vector<Piece>& arrivals(int step) const { return arrivals_[static_cast<std::size_t>(step)]; }
+  const std::vector<Piece>& arrivals(int step) const {
+    return arrivals_[static_cast<std::size_t>(step)];
+  }
   // Blocks a node receives at step s (a block in shares counts once).
   int blocks(int step) const { return blocks_[static_cast<std::size_t>(step)]; }
 

@@ -14,10 +14,10 @@
 namespace ccl::grids {
 
 struct StepTally {
-  int blocks = 0;                        // distinct blocks completed or extended by the step
-  std::vector<std::size_t> link_bytes;   // per message received, in posting order
-  std::size_t bytes = 0;                 // all of them
-  std::size_t busiest() const;           // largest message: the step's time on its links
+  int blocks = 0;                       // distinct blocks completed or extended by the step
+  std::vector<std::size_t> link_bytes;  // per message received, in posting order
+  std::size_t bytes = 0;                // all of them
+  std::size_t busiest() const;          // largest message: the step's time on its links
 };
 
 // The schedule must unpack each step's messages into the receive buffer at the start of the
@@ -31,7 +31,7 @@ struct TorusTiming {
 };
 
 // Concat of block_bytes per member on `torus`; the bound is concat_bound's (torus_network.hpp).
-TorusTiming lockstep_timing(const std::vector<StepTally>& steps, const Cartesian& torus, std::size_t block_bytes,
-                            const TorusLinks& links);
+TorusTiming lockstep_timing(const std::vector<StepTally>& steps, const Cartesian& torus,
+                            std::size_t block_bytes, const TorusLinks& links);
 
 }  // namespace ccl::grids
