@@ -3,26 +3,7 @@
 #include <cmath>
 #include <cstdlib>
 
-namespace ewald::detail {
-
-// Re S and Im S of a group's four slots, summed over atoms (a Kokkos reduction value).
-struct Sums {
-  double v[8];
-  KOKKOS_INLINE_FUNCTION Sums() {
-    for (double& x : v) x = 0;
-  }
-  KOKKOS_INLINE_FUNCTION Sums& operator+=(const Sums& o) {
-    for (int k = 0; k < 8; ++k) v[k] += o.v[k];
-    return *this;
-  }
-};
-
-}  // namespace ewald::detail
-
-template <>
-struct Kokkos::reduction_identity<ewald::detail::Sums> {
-  KOKKOS_FORCEINLINE_FUNCTION static ewald::detail::Sums sum() { return {}; }
-};
+#include "ewald/phase_tables.hpp"
 
 namespace ewald {
 
@@ -30,47 +11,9 @@ using detail::Sums;
 
 namespace {
 
-using Host = Kokkos::DefaultHostExecutionSpace;
-using Table = Kokkos::View<double**>;  // (n, atom)
-
-// cos and sin of n·θ_i, θ_i = 2π x_i / L, for n = 0..nmax, by recursion.
-void phase_table(const Positions& x, std::size_t d, double length, int nmax, Table& c, Table& s) {
-  const std::size_t n = x.extent(0);
-  c = Table(Kokkos::ViewAllocateWithoutInitializing("cos n theta"), std::size_t(nmax) + 1, n);
-  s = Table(Kokkos::ViewAllocateWithoutInitializing("sin n theta"), std::size_t(nmax) + 1, n);
-  const double scale = 2 * M_PI / length;
-  const Table cc = c, ss = s;
-  Kokkos::parallel_for(
-      "ewald::phase_table", Kokkos::RangePolicy<Host>(0, n), KOKKOS_LAMBDA(std::size_t i) {
-        const double theta = scale * x(i, d), c1 = std::cos(theta), s1 = std::sin(theta);
-        cc(0, i) = 1;
-        ss(0, i) = 0;
-        for (std::size_t m = 1; m <= std::size_t(nmax); ++m) {
-          cc(m, i) = cc(m - 1, i) * c1 - ss(m - 1, i) * s1;
-          ss(m, i) = ss(m - 1, i) * c1 + cc(m - 1, i) * s1;
-        }
-      });
-}
-
 // Whether (nx, ny, nz) is in the half space: nx > 0, or nx = 0 and ny > 0, or nx = ny = 0, nz > 0.
 bool in_half_space(int nx, int ny, int nz) {
   return nx > 0 || (nx == 0 && (ny > 0 || (ny == 0 && nz > 0)));
-}
-
-// exp(i k·r) of the four slots from the phases along x, y, z: (x·y or x·ȳ) · (z or z̄).
-struct Phases {
-  double re[4], im[4];
-};
-KOKKOS_INLINE_FUNCTION Phases slot_phases(double xr, double xi, double yr, double yi, double zr,
-                                          double zi) {
-  const double pr = xr * yr - xi * yi, pi = xr * yi + xi * yr;  // x·y
-  const double mr = xr * yr + xi * yi, mi = xi * yr - xr * yi;  // x·ȳ
-  Phases e;
-  e.re[0] = pr * zr - pi * zi, e.im[0] = pr * zi + pi * zr;  // + +
-  e.re[1] = pr * zr + pi * zi, e.im[1] = pi * zr - pr * zi;  // + −
-  e.re[2] = mr * zr - mi * zi, e.im[2] = mr * zi + mi * zr;  // − +
-  e.re[3] = mr * zr + mi * zi, e.im[3] = mi * zr - mr * zi;  // − −
-  return e;
 }
 
 }  // namespace
@@ -122,25 +65,13 @@ Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& g
     nmax[1] = std::max(nmax[1], groups[k].ny);
     nmax[2] = std::max(nmax[2], groups[k].nz);
   }
-  Table c[3], s[3];
-  for (std::size_t d = 0; d < 3; ++d) phase_table(x, d, box[d], nmax[d], c[d], s[d]);
-  const Table cx = c[0], sx = s[0], cy = c[1], sy = s[1], cz = c[2], sz = s[2];
+  detail::PhaseTables tables;
+  tables.build(x, 0, n, box, nmax);
   const double c_energy = qqr2e * 2 * M_PI / (box[0] * box[1] * box[2]);
   for (std::size_t k = begin; k < end; ++k) {
     const KGroup grp = groups[k];
     const auto mx = std::size_t(grp.nx), my = std::size_t(grp.ny), mz = std::size_t(grp.nz);
-    Sums total;
-    Kokkos::parallel_reduce(
-        "ewald::structure_factors", Kokkos::RangePolicy<Host>(0, n),
-        KOKKOS_LAMBDA(std::size_t i, Sums & sum) {
-          const Phases e =
-              slot_phases(cx(mx, i), sx(mx, i), cy(my, i), sy(my, i), cz(mz, i), sz(mz, i));
-          for (int slot = 0; slot < 4; ++slot) {
-            sum.v[2 * slot] += q(i) * e.re[slot];
-            sum.v[2 * slot + 1] += q(i) * e.im[slot];
-          }
-        },
-        Kokkos::Sum<Sums>(total));
+    const Sums total = detail::group_factors(tables, q, mx, my, mz);
     // F_i = 2 C (2π/V) w q_i k (sin(k·r_i) Re S − cos(k·r_i) Im S), w counting ±k.
     double coef_re[4], coef_im[4];
     for (int slot = 0; slot < 4; ++slot) {
@@ -151,18 +82,7 @@ Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& g
       coef_re[slot] = 2 * c_energy * w * re;
       coef_im[slot] = 2 * c_energy * w * im;
     }
-    const double kx = grp.kx, ky = grp.ky, kz = grp.kz;
-    Kokkos::parallel_for(
-        "ewald::kspace_forces", Kokkos::RangePolicy<Host>(0, n), KOKKOS_LAMBDA(std::size_t i) {
-          const Phases e =
-              slot_phases(cx(mx, i), sx(mx, i), cy(my, i), sy(my, i), cz(mz, i), sz(mz, i));
-          double a[4];
-          for (int slot = 0; slot < 4; ++slot)
-            a[slot] = q(i) * (e.im[slot] * coef_re[slot] - e.re[slot] * coef_im[slot]);
-          f(i, 0) += kx * (a[0] + a[1] + a[2] + a[3]);
-          f(i, 1) += ky * (a[0] + a[1] - a[2] - a[3]);
-          f(i, 2) += kz * (a[0] - a[1] + a[2] - a[3]);
-        });
+    detail::group_forces(tables, q, mx, my, mz, coef_re, coef_im, grp.kx, grp.ky, grp.kz, f);
   }
   return out;
 }

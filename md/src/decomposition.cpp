@@ -6,6 +6,7 @@
 
 #include "ccl/collectives.hpp"
 #include "md/force2d.hpp"
+#include "md/owner.hpp"
 #include "md/replicated.hpp"
 #include "md/ring.hpp"
 
@@ -126,6 +127,7 @@ std::unique_ptr<Decomposition> make_decomposition(const std::string& kind, const
                                                   std::FILE* log) {
   if (kind == "force2d") return std::make_unique<Force2d>(s, group, grid_rows, grid_cols, log);
   if (kind == "ring") return std::make_unique<Ring>(s, group, log);
+  if (kind == "owner") return std::make_unique<Owner>(s, group, log);
   return std::make_unique<Replicated>(s, group, log, mpi_allgather);
 }
 

@@ -88,4 +88,25 @@ Terms Interactions::kspace_share(const Positions& x, const Charges& q, const For
   return t;
 }
 
+Terms Interactions::pair_owned(const Positions& x, const Charges& q, const Types& type,
+                               const NeighborList& full_list, const Forces& f,
+                               Timers& timers) const {
+  const PairEnergy pair = pair_->compute(x, q, type, full_list, f, true);
+  timers.stamp(Section::pair);
+  return Terms{pair.ecoul, 0, pair.evdwl, pair.virial};
+}
+
+Terms Interactions::kspace_owned(const Positions& x, const Charges& q,
+                                 std::span<const std::size_t> starts, const Forces& f,
+                                 const Terms& pair, Timers& timers) {
+  double summed[3] = {pair.ecoul, pair.evdwl, pair.virial};
+  const ewald::Energy kspace = kspace_->compute_owned(x, q, starts, f, summed);
+  // The whole system's terms on every member: self and background too.
+  const ewald::Energy self =
+      ewald::self_and_background(sum_q_, sum_q2_, volume_, kspace_->g(), qqr2e_);
+  timers.stamp(Section::kspace);
+  return Terms{summed[0], kspace.energy + self.energy, summed[1],
+               summed[2] + kspace.virial + self.virial};
+}
+
 }  // namespace md

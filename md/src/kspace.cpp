@@ -4,10 +4,13 @@
 // and LAMMPS's wording in the log.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 
+#include "ccl/collectives.hpp"
 #include "ewald/ewald_sum.hpp"
+#include "ewald/owned_ewald.hpp"
 #include "ewald/pppm.hpp"
 #include "md/blocks.hpp"
 #include "md/kspace.hpp"
@@ -19,7 +22,7 @@ namespace {
 class EwaldKspace : public Kspace {
  public:
   EwaldKspace(const System& s, double sum_q2, const ccl::Group& group, std::FILE* log)
-      : box_(s.length()) {
+      : group_(group), box_(s.length()) {
     const Vec3& len = box_;
     params_ = ewald::choose_ewald(s.kspace.accuracy, s.units->qqr2e, sum_q2,
                                   static_cast<std::size_t>(s.natoms), s.pair.cutoff_coul, len);
@@ -61,12 +64,31 @@ class EwaldKspace : public Kspace {
     return ewald::kspace(x, q, groups_, k_begin_, k_end_, params_.g, box_, qqr2e_, f);
   }
 
+  // The structure factors of this member's atoms, summed over the members in one combine with
+  // the extra values behind them, then the forces on its atoms from the total.
+  ewald::Energy compute_owned(const ewald::Positions& x, const ewald::Charges& q,
+                              std::span<const std::size_t> starts, const ewald::Forces& f,
+                              std::span<double> extra) override {
+    if (!owned_) owned_.emplace(groups_, params_.g, box_, qqr2e_);
+    const auto me = static_cast<std::size_t>(group_.rank());
+    const std::size_t first = starts[me], last = starts[me + 1], n = owned_->factor_count();
+    factors_.resize(n + extra.size());
+    owned_->sum_factors(x, q, first, last, std::span<double>(factors_.data(), n));
+    std::copy(extra.begin(), extra.end(), factors_.begin() + std::ptrdiff_t(n));
+    ccl::combine(group_, factors_, factors_, ccl::sum);
+    std::copy(factors_.begin() + std::ptrdiff_t(n), factors_.end(), extra.begin());
+    return owned_->forces(q, std::span<const double>(factors_.data(), n), f);
+  }
+
  private:
+  ccl::Group group_;
   Vec3 box_;
   double qqr2e_ = 0;
   ewald::EwaldParameters params_;
   std::vector<ewald::KGroup> groups_;  // shared out among the members
   std::size_t k_begin_ = 0, k_end_ = 0;
+  std::optional<ewald::OwnedEwald> owned_;  // owner-computes, made on first use
+  std::vector<double> factors_;             // its combine buffer
 };
 
 // The 2D grid of members PPPM's pencils need, for a mesh this program can hold.
@@ -94,7 +116,7 @@ class PppmKspace : public Kspace {
  public:
   PppmKspace(const System& s, const ewald::PppmParameters& params, ccl::grids::Grid2D grid,
              std::FILE* log)
-      : pppm_(params, s.length(), s.lo, s.units->qqr2e, std::move(grid)) {
+      : pppm_(params, s.length(), s.lo, s.units->qqr2e, grid), group_(grid.group()) {
     if (log == nullptr) return;
     const double error = std::hypot(params.error_real, params.error_kspace);
     std::fprintf(log, "PPPM initialization ...\n");
@@ -115,8 +137,48 @@ class PppmKspace : public Kspace {
     return pppm_.compute(x, q, f);
   }
 
+  // The mesh stays in pencils, as for the other decompositions: every member spreads the charges
+  // that reach its pencil (positions are everywhere) and takes the forces of the atoms its pencil
+  // reaches; each such force goes to the atom's owner (indexv, four values an atom, about
+  // N/P (1 + stencil overlap) atoms a member), and the energy shares ride in one combine with
+  // the extra values. No member handles the whole mesh or all forces.
+  ewald::Energy compute_owned(const ewald::Positions& x, const ewald::Charges& q,
+                              std::span<const std::size_t> starts, const ewald::Forces& f,
+                              std::span<double> extra) override {
+    const std::size_t n = x.extent(0), members = starts.size() - 1;
+    if (share_.extent(0) < n) share_ = ewald::Forces("pppm force share", n);
+    const ewald::Energy mine = pppm_.compute(x, q, share_);
+    // The reached atoms' forces, by owner (atoms come in index order, so owners in order too).
+    send_.clear();
+    std::vector<std::size_t> send_counts(members, 0), recv_counts(members, 0);
+    std::size_t owner = 0;
+    for (const std::size_t i : pppm_.atoms_reached()) {
+      while (i >= starts[owner + 1]) ++owner;
+      send_.insert(send_.end(), {double(i), share_(i, 0), share_(i, 1), share_(i, 2)});
+      send_counts[owner] += 4;
+      for (std::size_t d = 0; d < 3; ++d) share_(i, d) = 0;  // ready for the next step
+    }
+    ccl::index(group_, send_counts, recv_counts);
+    std::size_t total = 0;
+    for (const std::size_t c : recv_counts) total += c;
+    recv_.resize(total);
+    ccl::indexv(group_, send_, send_counts, recv_, recv_counts);
+    for (std::size_t k = 0; k < total; k += 4) {
+      const auto i = static_cast<std::size_t>(recv_[k]);
+      for (std::size_t d = 0; d < 3; ++d) f(i, d) += recv_[k + 1 + d];
+    }
+    sums_.assign({mine.energy, mine.virial});
+    sums_.insert(sums_.end(), extra.begin(), extra.end());
+    ccl::combine(group_, sums_, sums_, ccl::sum);
+    std::copy(sums_.begin() + 2, sums_.end(), extra.begin());
+    return {sums_[0], sums_[1]};
+  }
+
  private:
   ewald::Pppm pppm_;
+  ccl::Group group_;
+  ewald::Forces share_;  // this member's force shares on every atom, zero but where reached
+  std::vector<double> send_, recv_, sums_;
 };
 
 std::unique_ptr<Kspace> make_pppm(const System& s, double sum_q2, const ccl::Group& group,

@@ -1,6 +1,6 @@
 // ewald-md: runs a LAMMPS-syntax deck.
 //
-//   mpirun -np N ewald-md [--decomp replicated|force2d|ring] [--grid RxC] [--torus AxBxC]
+//   mpirun -np N ewald-md [--decomp replicated|force2d|ring|owner] [--grid RxC] [--torus AxBxC]
 //   [--allgather ccl|mpi]
 //                         [--ccl-mode develop|run] deck.in
 //
@@ -28,9 +28,10 @@ struct Arguments {
 };
 
 Arguments parse_arguments(int argc, char** argv, int ranks) {
-  const std::string usage = std::string("usage: mpirun -np N ") + argv[0] +
-                            " [--decomp replicated|force2d|ring] [--grid RxC] [--torus AxBxC] "
-                            "[--allgather ccl|mpi] [--ccl-mode develop|run] deck.in";
+  const std::string usage =
+      std::string("usage: mpirun -np N ") + argv[0] +
+      " [--decomp replicated|force2d|ring|owner] [--grid RxC] [--torus AxBxC] "
+      "[--allgather ccl|mpi] [--ccl-mode develop|run] deck.in";
   Arguments a;
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
@@ -42,7 +43,7 @@ Arguments parse_arguments(int argc, char** argv, int ranks) {
     if (i + 1 >= argc) throw md::DeckError(usage + " (" + flag + " needs a value)");
     const std::string value = argv[++i];
     if (flag == "--decomp") {
-      if (value != "replicated" && value != "force2d" && value != "ring")
+      if (value != "replicated" && value != "force2d" && value != "ring" && value != "owner")
         throw md::DeckError(usage + " (unknown decomposition '" + value + "')");
       a.options.decomp = value;
     } else if (flag == "--ccl-mode") {

@@ -119,7 +119,7 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
           // own, by offset (z, y, x) compared lexicographically; in its own cell, those of higher
           // global index. The rule is the same seen from either atom, whoever holds which.
           const int ahead = az.offset != 0 ? az.offset : (ay.offset != 0 ? ay.offset : ax.offset);
-          if (ahead < 0) continue;
+          if (ahead < 0 && !full_) continue;
           // x_i − (x_j + m L): the image of j displaced by m boxes
           const double sx = xi - ax.image * len[0], sy = yi - ay.image * len[1],
                        sz = zi - az.image * len[2];
@@ -127,8 +127,8 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
               (ax.image + 1) * 9 + (ay.image + 1) * 3 + (az.image + 1);  // shifts(code) = m L
           const std::size_t k = flat(ax.cell, ay.cell, az.cell);
           for (std::size_t slot = start[k]; slot < start[k + 1]; ++slot) {
-            if (ahead == 0 && global[std::size_t(sorted[slot])] <= gi)
-              continue;  // also skips its own copy
+            const std::size_t gj = global[std::size_t(sorted[slot])];
+            if (ahead == 0 && (full_ ? gj == gi : gj <= gi)) continue;  // also skips itself
             const double dx = sx - sorted_x[3 * slot], dy = sy - sorted_x[3 * slot + 1],
                          dz = sz - sorted_x[3 * slot + 2];
             if (dx * dx + dy * dy + dz * dz >= cut2) continue;

@@ -154,7 +154,7 @@ void PairStyle::build_tables() {
 }
 
 PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types& type,
-                              const NeighborList& list, const Forces& f) const {
+                              const NeighborList& list, const Forces& f, bool rows_only) const {
   const auto offsets = list.offsets;
   const auto neighbors = list.neighbors;
   const auto table = table_;
@@ -229,9 +229,11 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
           fx += dx * fpair;
           fy += dy * fpair;
           fz += dz * fpair;
-          f(j, 0) -= dx * fpair;
-          f(j, 1) -= dy * fpair;
-          f(j, 2) -= dz * fpair;
+          if (!rows_only) {
+            f(j, 0) -= dx * fpair;
+            f(j, 1) -= dy * fpair;
+            f(j, 2) -= dz * fpair;
+          }
           virial += r2 * fpair;
         }
         f(i, 0) += fx;
@@ -242,7 +244,8 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
         w += virial;
       },
       ecoul, evdwl, virial);
-  return {ecoul, evdwl, virial};
+  const double share = rows_only ? 0.5 : 1.0;
+  return {share * ecoul, share * evdwl, share * virial};
 }
 
 }  // namespace md

@@ -18,6 +18,10 @@ std::vector<std::size_t> Replicated::counts(std::size_t per_atom) const {
 }
 
 Replicated::Replicated(const System& s, const ccl::Group& group, std::FILE* log, bool mpi_allgather)
+    : Replicated(s, group, log, mpi_allgather, true) {}
+
+Replicated::Replicated(const System& s, const ccl::Group& group, std::FILE* log, bool mpi_allgather,
+                       bool build_lists)
     : Decomposition(s, group),
       natoms_(static_cast<std::size_t>(s.natoms)),
       mpi_allgather_(mpi_allgather) {
@@ -45,7 +49,7 @@ Replicated::Replicated(const System& s, const ccl::Group& group, std::FILE* log,
                std::span<int>(type_all_.data(), natoms_), ones);
   const auto [sum_q, sum_q2] = charge_sums();
   in_ = std::make_unique<Interactions>(s, group, sum_q, sum_q2, log);
-  rebuild_neighbors();
+  if (build_lists) rebuild_neighbors();
 }
 
 void Replicated::exchange_positions() {

@@ -38,6 +38,8 @@ class Pppm {
   std::size_t points_held() const { return fft_.x_pencil().points(); }
   // This member's share of the energy and virial, and of the forces (added into f).
   Energy compute(const Positions& x, const Charges& q, const Forces& f);
+  // The atoms the last compute() gave forces to: those whose stencils reach this member's pencil.
+  const std::vector<std::size_t>& atoms_reached() const { return mine_; }
 
  private:
   // 2π m / L_d with m taken in (−n/2, n/2].

@@ -1,9 +1,9 @@
 // How the members of a group share a run: which atoms each owns (integrates), and how positions
 // travel and forces are summed so that every owner ends a step with the total force on its
-// atoms: replicated data (md/replicated.hpp), force decomposition (md/force2d.hpp) and the
-// systolic ring (md/ring.hpp).
+// atoms: replicated data (md/replicated.hpp), force decomposition (md/force2d.hpp), the
+// systolic ring (md/ring.hpp) and owner-computes (md/owner.hpp).
 //
-// Common to all three: the holder (member 0) scatters the atoms to their owners (scatterv, each
+// Common to all four: the holder (member 0) scatters the atoms to their owners (scatterv, each
 // owner a contiguous range of ids), kinetic energy is reduced to member 0 (reduce), and the atoms
 // are gathered back to member 0 for dumps and at the end of a run (gatherv).
 #pragma once
@@ -108,9 +108,9 @@ class Decomposition {
   std::vector<double> x_at_build_;         // owned positions when the lists were last built
 };
 
-// The decomposition named by --decomp ("replicated", "force2d" or "ring"), with its interactions
-// set up; grid_rows × grid_cols (0: chosen) for force2d; mpi_allgather for replicated (RunOptions).
-// Writes the k-space set-up to log (member 0).
+// The decomposition named by --decomp ("replicated", "force2d", "ring" or "owner"), with its
+// interactions set up; grid_rows × grid_cols (0: chosen) for force2d; mpi_allgather for replicated
+// (RunOptions). Writes the k-space set-up to log (member 0).
 std::unique_ptr<Decomposition> make_decomposition(const std::string& kind, const System& s,
                                                   const ccl::Group& group, int grid_rows,
                                                   int grid_cols, bool mpi_allgather,

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <span>
 
 #include "ccl/group.hpp"
 #include "md/kspace.hpp"
@@ -38,6 +39,12 @@ class Interactions {
   const NeighborList& neighbors() const { return list_; }
   // A list of its own (empty, with this system's cut-off and skin), built and used explicitly.
   NeighborList new_list() const { return NeighborList(pair_->max_cutoff(), skin_); }
+  // The same holding every partner of each row (owner-computes).
+  NeighborList new_full_list() const { return NeighborList(pair_->max_cutoff(), skin_, true); }
+  void build(NeighborList& list, const Positions& x, std::size_t row_begin,
+             std::size_t row_end) const {
+    list.build(x, lo_, len_, row_begin, row_end);
+  }
   void build(NeighborList& list, const Positions& x, std::size_t row_begin, std::size_t row_end,
              std::size_t candidate_begin, std::size_t candidate_end,
              const std::vector<std::size_t>& global) const {
@@ -52,6 +59,14 @@ class Interactions {
   // This member's k-space share over all atoms (and on member 0 the self and background terms),
   // forces added into f.
   Terms kspace_share(const Positions& x, const Charges& q, const Forces& f, Timers& timers);
+  // Owner-computes: the rows' own forces from a full list (half of each pair's energy and virial).
+  Terms pair_owned(const Positions& x, const Charges& q, const Types& type,
+                   const NeighborList& full_list, const Forces& f, Timers& timers) const;
+  // Owner-computes: the k-space forces on this member's atoms (Kspace::compute_owned) and the
+  // system's terms, the same on every member: `pair` holds this member's pair terms, summed over
+  // the members in the k-space's own exchange.
+  Terms kspace_owned(const Positions& x, const Charges& q, std::span<const std::size_t> starts,
+                     const Forces& f, const Terms& pair, Timers& timers);
 
  private:
   bool first_member_;

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <span>
 
 #include "ccl/group.hpp"
 #include "ewald/coulomb.hpp"
@@ -19,6 +20,13 @@ class Kspace {
   // This member's share of the energy and virial, and of the forces (added into f).
   virtual ewald::Energy compute(const ewald::Positions& x, const ewald::Charges& q,
                                 const ewald::Forces& f) = 0;
+  // Owner-computes (md/owner.hpp): member w owns atoms [starts[w], starts[w + 1]); the forces on
+  // this member's atoms only, added into f, from every atom's position; the energy and virial of
+  // the whole k-space, the same on every member. The members' `extra` values (their pair terms)
+  // are summed along the way, in place.
+  virtual ewald::Energy compute_owned(const ewald::Positions& x, const ewald::Charges& q,
+                                      std::span<const std::size_t> starts, const ewald::Forces& f,
+                                      std::span<double> extra) = 0;
 };
 
 // The kspace_style of the deck with parameters chosen from its accuracy, written to `log` when it

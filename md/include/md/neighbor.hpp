@@ -1,6 +1,6 @@
-// Half neighbour lists built by cell binning: the pairs (i, j, image) closer than the list cut-off
-// (the interaction cut-off plus a skin), for a range of rows i; each pair is held by one of its
-// atoms' rows (the one whose partner lies ahead: a half stencil, so rows hold equal shares
+// Neighbour lists built by cell binning: the pairs (i, j, image) closer than the list cut-off
+// (the interaction cut-off plus a skin), for a range of rows i. A half list holds each pair in one
+// of its atoms' rows (the one whose partner lies ahead: a half stencil, so rows hold equal shares
 // wherever they are). An entry records which
 // periodic image of j it is (a shift of −L, 0 or +L per axis), so a force kernel subtracts the
 // shift instead of rounding; every image within reach is listed, as ghost atoms would be.
@@ -26,7 +26,10 @@ using Positions = Kokkos::View<double* [3]>;
 class NeighborList {
  public:
   NeighborList() = default;
-  NeighborList(double cutoff, double skin) : cutoff_(cutoff), skin_(skin) {}
+  // full: every row holds all its partners (each pair twice when both atoms are rows), as the
+  // owner-computes scheme needs; else the half list above.
+  NeighborList(double cutoff, double skin, bool full = false)
+      : cutoff_(cutoff), skin_(skin), full_(full) {}
 
   // Rows [row_begin, row_end) of the atoms x (all of them, wrapped into [lo, lo + len)), their
   // neighbours among all atoms.
@@ -53,6 +56,7 @@ class NeighborList {
 
  private:
   double cutoff_ = 0, skin_ = 0;
+  bool full_ = false;
   std::size_t row_begin_ = 0;
   long builds_ = 0;
 };

@@ -46,9 +46,11 @@ class PairStyle {
   // The largest cut-off of any term: what the neighbour list must cover.
   double max_cutoff() const { return max_cutoff_; }
 
-  // Pairs of the list, forces added into f (on both atoms of each pair).
+  // Pairs of the list, forces added into f (on both atoms of each pair). rows_only (a full list,
+  // owner-computes): forces on the rows' atoms only, and half of each pair's energy and virial,
+  // the other half being its partner's row's.
   PairEnergy compute(const Positions& x, const Charges& q, const Types& type,
-                     const NeighborList& list, const Forces& f) const;
+                     const NeighborList& list, const Forces& f, bool rows_only = false) const;
 
  private:
   void build_tables();

@@ -32,18 +32,23 @@ class Replicated : public Decomposition {
   const Forces& forces() const { return f_; }
   std::size_t natoms() const { return natoms_; }
 
- private:
-  std::vector<std::size_t> counts(std::size_t per_atom) const;
-  void exchange_with_mpi(std::span<const double> mine, std::span<double> all, bool equal_blocks);
-  void allgatherv_with_mpi(std::span<const double> mine, std::span<double> all);
+ protected:
+  // build_lists false: the derived decomposition builds its own lists (owner.hpp).
+  Replicated(const System& s, const ccl::Group& group, std::FILE* log, bool mpi_allgather,
+             bool build_lists);
   std::size_t natoms_, first_ = 0;
-  bool mpi_allgather_;
-  MpiCalls mpi_calls_;
   Positions x_;  // all atoms
   Forces f_;     // all atoms, plus two rows that carry the energy terms in the combine
   Charges q_all_;
   Types type_all_;
   std::unique_ptr<Interactions> in_;
+
+ private:
+  std::vector<std::size_t> counts(std::size_t per_atom) const;
+  void exchange_with_mpi(std::span<const double> mine, std::span<double> all, bool equal_blocks);
+  void allgatherv_with_mpi(std::span<const double> mine, std::span<double> all);
+  bool mpi_allgather_;
+  MpiCalls mpi_calls_;
 };
 
 }  // namespace md

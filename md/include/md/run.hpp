@@ -10,7 +10,7 @@
 namespace md {
 
 struct RunOptions {
-  std::string decomp = "replicated";  // or "force2d", "ring"
+  std::string decomp = "replicated";  // or "force2d", "ring", "owner"
   int grid_rows = 0, grid_cols = 0;   // force2d's grid; 0: the most nearly square
   std::string torus;                  // "AxBxC": the ranks form a torus (concat may use the torus
                                       // allgathers); empty: no layout declared
