@@ -3,6 +3,10 @@
 // 2x2x2, 2x4 and 8. Each sub-group holds the right members and runs a collective.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+#include <vector>
+
 #include "../common/collective_cases.hpp"
 #include "../common/grid_checks.hpp"
 #include "../common/mpi_runner.hpp"
@@ -12,6 +16,39 @@
 #include "ccl/selection.hpp"
 
 using ccl::grids::Cartesian;
+
+// First in this file, before any test declares a layout on the world. With CCL_TORUS set for
+// the job (mpi_job_torus_np8: 2x2x2) the world is that torus and sub-groups that are sub-tori of
+// it inherit theirs: partitions by a coordinate (slabs), and a grid's rows. Unset, no group has
+// a layout, and a partition inherits none.
+TEST(MpiGrids, JobTorusFromTheEnvironment) {
+  const ccl::Group w = ccl::world();
+  const char* job = std::getenv("CCL_TORUS");
+  const int r = w.rank();
+  if (job == nullptr) {
+    EXPECT_TRUE(w.torus().empty());
+    const ccl::Group half = ccl::partition(w, r % 2, r);
+    EXPECT_TRUE(half.torus().empty()) << "a plain group's partition has no layout";
+    return;
+  }
+  ASSERT_EQ(std::string(job), "2x2x2") << "mpi_job_torus_np8 sets this shape";
+  ASSERT_EQ(w.size(), 8);
+  EXPECT_EQ(std::vector<int>(w.torus().begin(), w.torus().end()), (std::vector<int>{2, 2, 2}));
+  const ccl::Group same_z = ccl::partition(w, r % 2, r);  // x and y free
+  EXPECT_EQ(std::vector<int>(same_z.torus().begin(), same_z.torus().end()),
+            (std::vector<int>{2, 2}));
+  const ccl::Group reversed = ccl::partition(w, r % 2, -r);  // the same members, out of order
+  EXPECT_TRUE(reversed.torus().empty());
+  const ccl::grids::Grid2D grid(w, 2, 4);  // rows: x fixed, (y, z) free
+  EXPECT_EQ(std::vector<int>(grid.row_group().torus().begin(), grid.row_group().torus().end()),
+            (std::vector<int>{2, 2}));
+  // Collectives on the inherited layouts, model-chosen, with the torus algorithms known.
+  ccl::grids::register_torus_algorithms();
+  for (const ccl::Group& g : {w, same_z, grid.row_group()}) {
+    MpiRunner run{g};
+    for (std::size_t n : {std::size_t{1}, std::size_t{7}, std::size_t{5000}}) cases::concat(run, n);
+  }
+}
 
 TEST(MpiGrids, EveryGrid2DOfTheWorld) {
   const ccl::Group w = ccl::world();

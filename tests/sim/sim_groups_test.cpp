@@ -28,6 +28,40 @@ std::map<std::string, SimRunner> by_group(const std::vector<ccl::Group>& views) 
   return groups;
 }
 
+// A simulated 16x8x8 torus (1024 members): partitions into its slabs and lines inherit those
+// layouts (and run concat on them); a partition that is not a sub-torus, and explicit groups of a
+// plain world, inherit none.
+TEST(SimGroups, SubToriInheritTheirLayout) {
+  const int P = 1024;
+  ccl::sim::World world(P);
+  const auto w = world.world_groups();
+  for (const ccl::Group& g : w) g.set_torus({16, 8, 8});
+  std::vector<int> slab(P), line(P), halves(P), key(P);
+  for (int r = 0; r < P; ++r) {
+    const auto i = static_cast<std::size_t>(r);
+    slab[i] = r / 64;         // x fixed: (y, z) free
+    line[i] = r / 8;          // x and y fixed: z free
+    halves[i] = (r % 8) / 4;  // z in 0..3 or 4..7: half a ring, no wrap-around link
+    key[i] = r;
+  }
+  auto layout = [](const ccl::Group& g) {
+    return std::vector<int>(g.torus().begin(), g.torus().end());
+  };
+  const auto slabs = world.partition(w, slab, key);
+  const auto lines = world.partition(w, line, key);
+  const auto half = world.partition(w, halves, key);
+  for (int r = 0; r < P; r += 37) {
+    const auto i = static_cast<std::size_t>(r);
+    EXPECT_EQ(layout(slabs[i]), (std::vector<int>{8, 8})) << r;
+    EXPECT_EQ(layout(lines[i]), (std::vector<int>{8})) << r;
+    EXPECT_TRUE(half[i].torus().empty()) << r;
+  }
+  for (auto& [label, run] : by_group(slabs)) cases::concat(run, 3);
+  ccl::sim::World plain(12);
+  const std::vector<int> some{2, 5, 7};
+  for (const ccl::Group& g : plain.group(some, "some")) EXPECT_TRUE(g.torus().empty());
+}
+
 TEST(SimGroups, RowsAndColumnsOfLargeWorlds) {
   for (int P : {7, 30, 100, 127, 1000}) {
     ccl::sim::World world(P);

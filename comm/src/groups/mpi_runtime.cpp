@@ -124,6 +124,32 @@ std::uint64_t agreed_settings(MPI_Comm control) {
   return static_cast<std::uint64_t>(agreed[0]);
 }
 
+// CCL_TORUS: the job's ranks laid out as a torus (dimensions such as 8x8x4, row-major), as a
+// machine's launcher or a simulated platform sets it; the world group takes that layout, and
+// sub-groups that are sub-tori of it inherit theirs (partition.hpp). It must name exactly the
+// job's ranks and be the same on every rank (or unset everywhere).
+std::vector<int> agreed_torus(MPI_Comm control, int world_size) {
+  const char* v = std::getenv("CCL_TORUS");
+  const std::string text = v == nullptr ? "" : v;
+  std::vector<int> dims = detail::parse_torus_dims(text);
+  long long product = 1;
+  for (const int d : dims) product *= d;
+  const bool valid = text.empty() || (!dims.empty() && product == world_size);
+  // FNV-1a of the text, 48 bits, so that its negation fits too.
+  unsigned long long hash = 14695981039346656037ull;
+  for (const char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  const long long h = text.empty() ? 0 : static_cast<long long>(hash >> 16);
+  const long long mine[3] = {valid ? 1 : 0, h, -h};
+  long long agreed[3] = {0, 0, 0};
+  MPI_Allreduce(mine, agreed, 3, MPI_LONG_LONG, MPI_MIN, control);
+  if (agreed[0] == 0 || agreed[1] != -agreed[2]) {
+    throw Error("ccl: CCL_TORUS must give dimensions such as 8x8x4 whose product is the job's " +
+                std::to_string(world_size) + " ranks, the same on every rank (or be unset)" +
+                (text.empty() ? std::string() : "; this rank has '" + text + "'"));
+  }
+  return dims;
+}
+
 #if !defined(CCL_SMPI)  // (simulated ranks share no real cores)
 // How the ranks of the job share cores (core_sharing()), agreed by all ranks so that they select
 // alike: node-local ranks against the cores the node has online, as the shared-memory fabric
@@ -163,6 +189,7 @@ Environment::Environment(int& argc, char**& argv) {
   MPI_Comm_dup(MPI_COMM_WORLD, &rt->control);
   MPI_Comm_set_errhandler(rt->control, MPI_ERRORS_RETURN);
   rt->tag_limit = agreed_settings(rt->control);
+  std::vector<int> torus = agreed_torus(rt->control, rt->world_size);
 #if !defined(CCL_SMPI)
   // The calibrated choices out of the box (not on simulated platforms, whose network is not the
   // shared memory the built-in models were measured on). Every rank picks the same model, and
@@ -188,6 +215,7 @@ Environment::Environment(int& argc, char**& argv) {
   w.rank = rt->process.world_rank;
   w.pgid = Pgid{0, 0, 0};  // counters start at 1, so no other group can have this PGID
   rt->world = make_group(*rt, std::move(w), "world", world_comm);
+  rt->world.state().torus = std::move(torus);
   runtime_ptr = rt.release();
 }
 
@@ -217,7 +245,10 @@ Group group(std::span<const int> world_ranks, std::string label) {
   MpiRuntime& rt = runtime();
   detail::NewGroup g = detail::form_explicit(rt.process, world_ranks, rt.world_size);
   MPI_Comm comm = communicator_for(rt, g.members, g.pgid.serial);
-  return make_group(rt, std::move(g), std::move(label), comm);
+  Group made = make_group(rt, std::move(g), std::move(label), comm);
+  const detail::GroupState& ws = rt.world.state();
+  made.state().torus = detail::inherited_torus(ws.torus, ws.members, made.state().members);
+  return made;
 }
 
 Group partition(const Group& parent, int color, int key, std::string label) {
@@ -236,7 +267,9 @@ Group partition(const Group& parent, int color, int key, std::string label) {
   rt.process.group_counter += 1;
   MPI_Comm comm = communicator_for(rt, g.members, g.pgid.serial);
   if (label.empty()) label = std::to_string(color);
-  return make_group(rt, std::move(g), std::move(label), comm);
+  Group made = make_group(rt, std::move(g), std::move(label), comm);
+  made.state().torus = detail::inherited_torus(ps.torus, ps.members, made.state().members);
+  return made;
 }
 
 namespace detail {

@@ -88,6 +88,9 @@ std::vector<Group> World::partition(std::span<const Group> parents, std::span<co
         detail::derive_partition(all[i], static_cast<int>(i), parents[i].members());
     parents[i].state().process->group_counter += 1;
     out.push_back(impl_->make_group(std::move(g), std::to_string(colors[i])));
+    const detail::GroupState& ps = parents[i].state();
+    out.back().state().torus =
+        detail::inherited_torus(ps.torus, ps.members, out.back().state().members);
   }
   return out;
 }
@@ -100,6 +103,9 @@ std::vector<Group> World::group(std::span<const int> members, const std::string&
     }
     detail::Process& p = *impl_->members[static_cast<std::size_t>(w)];
     out.push_back(impl_->make_group(detail::form_explicit(p, members, impl_->size), label));
+    const detail::GroupState& ws = impl_->world[static_cast<std::size_t>(w)].state();
+    out.back().state().torus =
+        detail::inherited_torus(ws.torus, ws.members, out.back().state().members);
   }
   return out;
 }
