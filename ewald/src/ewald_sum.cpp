@@ -55,7 +55,7 @@ std::size_t k_vector_count(const std::vector<KGroup>& groups) {
 
 Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& groups,
               std::size_t begin, std::size_t end, double g, const Vec3& box, double qqr2e,
-              const Forces& f) {
+              const Forces& f, detail::PhaseTables& tables) {
   Energy out;
   if (begin >= end) return out;
   const std::size_t n = x.extent(0);
@@ -65,7 +65,6 @@ Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& g
     nmax[1] = std::max(nmax[1], groups[k].ny);
     nmax[2] = std::max(nmax[2], groups[k].nz);
   }
-  detail::PhaseTables tables;
   tables.build(x, 0, n, box, nmax);
   const double c_energy = qqr2e * 2 * M_PI / (box[0] * box[1] * box[2]);
   for (std::size_t k = begin; k < end; ++k) {

@@ -61,7 +61,7 @@ class EwaldKspace : public Kspace {
 
   ewald::Energy compute(const ewald::Positions& x, const ewald::Charges& q,
                         const ewald::Forces& f) override {
-    return ewald::kspace(x, q, groups_, k_begin_, k_end_, params_.g, box_, qqr2e_, f);
+    return ewald::kspace(x, q, groups_, k_begin_, k_end_, params_.g, box_, qqr2e_, f, tables_);
   }
 
   // The structure factors of this member's atoms, summed over the members in one combine with
@@ -87,6 +87,7 @@ class EwaldKspace : public Kspace {
   ewald::EwaldParameters params_;
   std::vector<ewald::KGroup> groups_;  // shared out among the members
   std::size_t k_begin_ = 0, k_end_ = 0;
+  ewald::detail::PhaseTables tables_;       // kept from step to step: no allocation per step
   std::optional<ewald::OwnedEwald> owned_;  // owner-computes, made on first use
   std::vector<double> factors_;             // its combine buffer
 };

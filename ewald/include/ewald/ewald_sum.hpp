@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ewald/coulomb.hpp"
+#include "ewald/phase_tables.hpp"
 #include "ewald/parameters.hpp"
 
 namespace ewald {
@@ -30,9 +31,10 @@ std::vector<KGroup> k_groups(const EwaldParameters& p, const Vec3& box);
 std::size_t k_vector_count(const std::vector<KGroup>& groups);
 
 // The reciprocal-space energy and virial of groups [begin, end), and their forces added to f.
-// Every atom's position is needed (S(k) sums over all of them).
+// Every atom's position is needed (S(k) sums over all of them). `tables`: the phase tables' memory,
+// kept by the caller from step to step (allocated again only when too small).
 Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& groups,
               std::size_t begin, std::size_t end, double g, const Vec3& box, double qqr2e,
-              const Forces& f);
+              const Forces& f, detail::PhaseTables& tables);
 
 }  // namespace ewald
