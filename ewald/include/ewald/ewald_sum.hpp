@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "ewald/coulomb.hpp"
-#include "ewald/phase_tables.hpp"
 #include "ewald/parameters.hpp"
+#include "ewald/phase_tables.hpp"
 
 namespace ewald {
 
