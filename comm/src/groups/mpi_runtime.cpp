@@ -79,8 +79,35 @@ MPI_Comm communicator_for(MpiRuntime& rt, const std::vector<int>& members, std::
 // CCL_BARRIER: 1 or 0, the same on every rank (members in different modes would run different
 // schedules). CCL_STREAM_MAX: bytes (the fabric takes the smallest any rank of a node asked for).
 // CCL_STREAM_NT: auto, 0 or 1 (each sender follows its own; receivers take either way).
-// CCL_DIRECT_ABOVE: bytes or "probe" (each node takes its first rank's).
-std::uint64_t agreed_settings(MPI_Comm control) {
+// CCL_DIRECT_ABOVE: bytes or "probe" (each node takes its first rank's). CCL_TORUS: the job's
+// ranks laid out as a torus (dimensions such as 8x8x4, row-major), as a machine's launcher or a
+// simulated platform sets it; the world group takes that layout, and sub-groups that are
+// sub-tori of it inherit theirs (partition.hpp). It must name exactly the job's ranks and be the
+// same on every rank (or unset everywhere).
+struct AgreedSettings {
+  std::uint64_t tag_limit = 0;
+  std::vector<int> torus;
+};
+
+// A torus setting as three entries of the agreed array (valid, and its text's hash as its lowest
+// and, negated, highest value) and its dimensions.
+std::vector<int> torus_setting(int world_size, long long entries[3]) {
+  const char* v = std::getenv("CCL_TORUS");
+  const std::string text = v == nullptr ? "" : v;
+  std::vector<int> dims = detail::parse_torus_dims(text);
+  long long product = 1;
+  for (const int d : dims) product *= d;
+  // FNV-1a of the text, 48 bits, so that its negation fits too.
+  unsigned long long hash = 14695981039346656037ull;
+  for (const char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  const long long h = text.empty() ? 0 : static_cast<long long>(hash >> 16);
+  entries[0] = text.empty() || (!dims.empty() && product == world_size) ? 1 : 0;
+  entries[1] = h;
+  entries[2] = -h;
+  return dims;
+}
+
+AgreedSettings agreed_settings(MPI_Comm control, int world_size) {
   int* mpi_ub = nullptr;
   int flag = 0;
   MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &mpi_ub, &flag);
@@ -90,8 +117,10 @@ std::uint64_t agreed_settings(MPI_Comm control) {
                                  : std::string(barrier) == "0"          ? 0
                                                                         : -1;
   // tag limit, CCL_TIMEOUT valid, CCL_BARRIER as its lowest and (negated) highest value,
-  // CCL_STREAM_MAX valid, CCL_STREAM_NT valid, CCL_DIRECT_ABOVE valid
-  long long mine[7] = {flag ? *mpi_ub : 32767, 1, barrier_code, -barrier_code, 1, 1, 1};
+  // CCL_STREAM_MAX valid, CCL_STREAM_NT valid, CCL_DIRECT_ABOVE valid, CCL_TORUS (three)
+  long long mine[10] = {flag ? *mpi_ub : 32767, 1, barrier_code, -barrier_code, 1, 1, 1};
+  AgreedSettings out;
+  out.torus = torus_setting(world_size, mine + 7);
   if (const char* v = std::getenv("CCL_TAG_UB"); v != nullptr) {
     char* end = nullptr;
     const long long asked = std::strtoll(v, &end, 10);
@@ -102,8 +131,8 @@ std::uint64_t agreed_settings(MPI_Comm control) {
   if (!detail::ShmFabric::stream_max_setting()) mine[4] = 0;
   if (!detail::ShmFabric::store_setting()) mine[5] = 0;
   if (!detail::ShmFabric::direct_above_setting()) mine[6] = 0;
-  long long agreed[7] = {0, 0, 0, 0, 0, 0, 0};
-  MPI_Allreduce(mine, agreed, 7, MPI_LONG_LONG, MPI_MIN, control);
+  long long agreed[10] = {};
+  MPI_Allreduce(mine, agreed, 10, MPI_LONG_LONG, MPI_MIN, control);
   if (agreed[0] < 0) {
     throw Error(
         "ccl: CCL_TAG_UB must be an integer of at least 7 (at most MPI_TAG_UB is used) on every "
@@ -121,33 +150,15 @@ std::uint64_t agreed_settings(MPI_Comm control) {
   if (agreed[2] < 0 || agreed[2] != -agreed[3]) {
     throw Error("ccl: CCL_BARRIER must be 1 or 0, the same on every rank (or unset everywhere)");
   }
-  return static_cast<std::uint64_t>(agreed[0]);
-}
-
-// CCL_TORUS: the job's ranks laid out as a torus (dimensions such as 8x8x4, row-major), as a
-// machine's launcher or a simulated platform sets it; the world group takes that layout, and
-// sub-groups that are sub-tori of it inherit theirs (partition.hpp). It must name exactly the
-// job's ranks and be the same on every rank (or unset everywhere).
-std::vector<int> agreed_torus(MPI_Comm control, int world_size) {
-  const char* v = std::getenv("CCL_TORUS");
-  const std::string text = v == nullptr ? "" : v;
-  std::vector<int> dims = detail::parse_torus_dims(text);
-  long long product = 1;
-  for (const int d : dims) product *= d;
-  const bool valid = text.empty() || (!dims.empty() && product == world_size);
-  // FNV-1a of the text, 48 bits, so that its negation fits too.
-  unsigned long long hash = 14695981039346656037ull;
-  for (const char c : text) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  const long long h = text.empty() ? 0 : static_cast<long long>(hash >> 16);
-  const long long mine[3] = {valid ? 1 : 0, h, -h};
-  long long agreed[3] = {0, 0, 0};
-  MPI_Allreduce(mine, agreed, 3, MPI_LONG_LONG, MPI_MIN, control);
-  if (agreed[0] == 0 || agreed[1] != -agreed[2]) {
-    throw Error("ccl: CCL_TORUS must give dimensions such as 8x8x4 whose product is the job's " +
-                std::to_string(world_size) + " ranks, the same on every rank (or be unset)" +
-                (text.empty() ? std::string() : "; this rank has '" + text + "'"));
+  if (agreed[7] == 0 || agreed[8] != -agreed[9]) {
+    const char* v = std::getenv("CCL_TORUS");
+    throw Error(
+        "ccl: CCL_TORUS must give dimensions such as 8x8x4 whose product is the job's " +
+        std::to_string(world_size) + " ranks, the same on every rank (or be unset)" +
+        (v == nullptr || *v == '\0' ? std::string() : "; this rank has '" + std::string(v) + "'"));
   }
-  return dims;
+  out.tag_limit = static_cast<std::uint64_t>(agreed[0]);
+  return out;
 }
 
 #if !defined(CCL_SMPI)  // (simulated ranks share no real cores)
@@ -188,8 +199,8 @@ Environment::Environment(int& argc, char**& argv) {
   rt->process.engine = &rt->engine;
   MPI_Comm_dup(MPI_COMM_WORLD, &rt->control);
   MPI_Comm_set_errhandler(rt->control, MPI_ERRORS_RETURN);
-  rt->tag_limit = agreed_settings(rt->control);
-  std::vector<int> torus = agreed_torus(rt->control, rt->world_size);
+  AgreedSettings settings = agreed_settings(rt->control, rt->world_size);
+  rt->tag_limit = settings.tag_limit;
 #if !defined(CCL_SMPI)
   // The calibrated choices out of the box (not on simulated platforms, whose network is not the
   // shared memory the built-in models were measured on). Every rank picks the same model, and
@@ -215,7 +226,7 @@ Environment::Environment(int& argc, char**& argv) {
   w.rank = rt->process.world_rank;
   w.pgid = Pgid{0, 0, 0};  // counters start at 1, so no other group can have this PGID
   rt->world = make_group(*rt, std::move(w), "world", world_comm);
-  rt->world.state().torus = std::move(torus);
+  rt->world.state().torus = std::move(settings.torus);
   runtime_ptr = rt.release();
 }
 
