@@ -151,19 +151,20 @@ class PppmKspace : public Kspace {
     const ewald::Energy mine = pppm_.compute(x, q, share_);
     // The reached atoms' forces, by owner (atoms come in index order, so owners in order too).
     send_.clear();
-    std::vector<std::size_t> send_counts(members, 0), recv_counts(members, 0);
+    send_counts_.assign(members, 0);
+    recv_counts_.assign(members, 0);
     std::size_t owner = 0;
     for (const std::size_t i : pppm_.atoms_reached()) {
       while (i >= starts[owner + 1]) ++owner;
       send_.insert(send_.end(), {double(i), share_(i, 0), share_(i, 1), share_(i, 2)});
-      send_counts[owner] += 4;
+      send_counts_[owner] += 4;
       for (std::size_t d = 0; d < 3; ++d) share_(i, d) = 0;  // ready for the next step
     }
-    ccl::index(group_, send_counts, recv_counts);
+    ccl::index(group_, send_counts_, recv_counts_);
     std::size_t total = 0;
-    for (const std::size_t c : recv_counts) total += c;
+    for (const std::size_t c : recv_counts_) total += c;
     recv_.resize(total);
-    ccl::indexv(group_, send_, send_counts, recv_, recv_counts);
+    ccl::indexv(group_, send_, send_counts_, recv_, recv_counts_);
     for (std::size_t k = 0; k < total; k += 4) {
       const auto i = static_cast<std::size_t>(recv_[k]);
       for (std::size_t d = 0; d < 3; ++d) f(i, d) += recv_[k + 1 + d];
@@ -179,7 +180,8 @@ class PppmKspace : public Kspace {
   ewald::Pppm pppm_;
   ccl::Group group_;
   ewald::Forces share_;  // this member's force shares on every atom, zero but where reached
-  std::vector<double> send_, recv_, sums_;
+  std::vector<double> send_, recv_, sums_;  // kept from step to step, as are the counts
+  std::vector<std::size_t> send_counts_, recv_counts_;
 };
 
 std::unique_ptr<Kspace> make_pppm(const System& s, double sum_q2, const ccl::Group& group,
