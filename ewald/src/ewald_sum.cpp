@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <vector>
 
 #include "ewald/phase_tables.hpp"
 
@@ -67,10 +68,22 @@ Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& g
   }
   tables.build(x, 0, n, box, nmax);
   const double c_energy = qqr2e * 2 * M_PI / (box[0] * box[1] * box[2]);
+  // Two passes, as the owner-computes sum makes them: every group's structure factors, then the
+  // forces; the work meter charges each pass at its own rate.
+  std::vector<Sums> totals(end - begin);
+  {
+    const WorkRegion region(Kernel::factors, double(end - begin) * double(n));
+    for (std::size_t k = begin; k < end; ++k) {
+      totals[k - begin] =
+          detail::group_factors(tables, q, std::size_t(groups[k].nx), std::size_t(groups[k].ny),
+                                std::size_t(groups[k].nz));
+    }
+  }
+  const WorkRegion region(Kernel::forces, double(end - begin) * double(n));
   for (std::size_t k = begin; k < end; ++k) {
     const KGroup grp = groups[k];
     const auto mx = std::size_t(grp.nx), my = std::size_t(grp.ny), mz = std::size_t(grp.nz);
-    const Sums total = detail::group_factors(tables, q, mx, my, mz);
+    const Sums& total = totals[k - begin];
     // F_i = 2 C (2π/V) w q_i k (sin(k·r_i) Re S − cos(k·r_i) Im S), w counting ±k.
     double coef_re[4], coef_im[4];
     for (int slot = 0; slot < 4; ++slot) {

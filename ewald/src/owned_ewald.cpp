@@ -23,6 +23,7 @@ OwnedEwald::OwnedEwald(std::vector<KGroup> groups, double g, const Vec3& box, do
 void OwnedEwald::sum_factors(const Positions& x, const Charges& q, std::size_t first,
                              std::size_t last, std::span<double> factors) {
   tables_.build(x, first, last, box_, nmax_);
+  const WorkRegion region(Kernel::factors, double(groups_.size()) * double(last - first));
   for (std::size_t k = 0; k < groups_.size(); ++k) {
     const KGroup& grp = groups_[k];
     const Sums total = detail::group_factors(tables_, q, std::size_t(grp.nx), std::size_t(grp.ny),
@@ -39,6 +40,7 @@ void OwnedEwald::sum_factors(const Positions& x, const Charges& q, std::size_t f
 Energy OwnedEwald::forces(const Charges& q, std::span<const double> factors, const Forces& f) {
   const double c_energy = qqr2e_ * 2 * M_PI / (box_[0] * box_[1] * box_[2]);
   Energy out;
+  const WorkRegion region(Kernel::forces, double(groups_.size()) * double(tables_.n));
   for (std::size_t k = 0; k < groups_.size(); ++k) {
     const KGroup& grp = groups_[k];
     double coef_re[4] = {0, 0, 0, 0}, coef_im[4] = {0, 0, 0, 0};

@@ -3,10 +3,12 @@
 #include <fftw3.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "ccl/collectives.hpp"
 #include "ccl/group.hpp"
+#include "ewald/work_meter.hpp"
 
 namespace ewald {
 
@@ -76,6 +78,9 @@ void PencilFft::fft_lines(std::vector<Complex>& data, int axis, int sign) {
   auto plan =
       static_cast<fftw_plan>(plans_[std::size_t(2 * axis + (sign == FFTW_FORWARD ? 0 : 1))]);
   auto* d = reinterpret_cast<fftw_complex*>(data.data());
+  const Layout& stage = axis == 0 ? x_ : axis == 1 ? y_ : z_;
+  const WorkRegion region(
+      Kernel::fft, 5.0 * double(stage.box.points()) * std::log2(double(n_[std::size_t(axis)])));
   fftw_execute_dft(plan, d, d);
 }
 

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <utility>
 
+#include "ewald/work_meter.hpp"
+
 namespace ewald {
 
 namespace {
@@ -118,6 +120,7 @@ void Pppm::find_stencils(const Positions& x) {
   const int order = params_.order;
   const auto width = std::size_t(order);
   const MeshBox& xb = fft_.x_pencil();
+  const WorkRegion region(Kernel::stencil, double(x.extent(0)));
   mine_.clear();
   for (auto& v : index_) v.clear();
   for (auto& v : weight_) v.clear();
@@ -180,6 +183,8 @@ void Pppm::for_my_points(Visit&& visit, Done&& done) const {
 
 void Pppm::spread(const Positions& x, const Charges& q) {
   find_stencils(x);
+  const double order = params_.order;
+  const WorkRegion region(Kernel::spread, double(mine_.size()) * order * order * order);
   density_.assign(fft_.x_pencil().points(), 0.0);
   for_my_points([&](std::size_t i, std::size_t p, double w) { density_[p] += q(i) * w; },
                 [](std::size_t) {});
@@ -190,6 +195,8 @@ void Pppm::gather_forces(const Charges& q, const Forces& f) {
   const double scale = qqr2e_ / (box_[0] * box_[1] * box_[2]);
   // The three components side by side: one cache line per mesh point read.
   const std::size_t points = fft_.x_pencil().points();
+  const double order = params_.order;
+  const WorkRegion region(Kernel::gather, double(mine_.size()) * order * order * order);
   field_xyz_.resize(3 * points);
   for (std::size_t p = 0; p < points; ++p) {
     for (std::size_t d = 0; d < 3; ++d) field_xyz_[3 * p + d] = field_[d][p].real();
@@ -216,20 +223,26 @@ Energy Pppm::compute(const Positions& x, const Charges& q, const Forces& f) {
   const std::size_t points = fft_.z_pencil().points();  // k-points: the first entries of mesh_
   const double c = qqr2e_ / (2 * box_[0] * box_[1] * box_[2]);
   Energy out;
-  for (std::size_t p = 0; p < points; ++p) {
-    const double s2 = std::norm(mesh_[p]);
-    out.energy += c * green_[p] * s2;
-    out.virial += c * virial_[p] * s2;
+  {
+    const WorkRegion region(Kernel::green, double(points));
+    for (std::size_t p = 0; p < points; ++p) {
+      const double s2 = std::norm(mesh_[p]);
+      out.energy += c * green_[p] * s2;
+      out.virial += c * virial_[p] * s2;
+    }
   }
   // The field along each axis: −i k_d G Q̂, back to real space.
   for (std::size_t d = 0; d < 3; ++d) {
     std::vector<Complex>& field = field_[d];
     field.resize(mesh_.size());
     const std::vector<double>& k = wave_numbers_[d];
-    fft_.for_each_k_point([&](int ix, int iy, int iz, std::size_t p) {
-      const int index[3] = {ix, iy, iz};
-      field[p] = Complex(0, -k[std::size_t(index[d])]) * green_[p] * mesh_[p];
-    });
+    {
+      const WorkRegion region(Kernel::green, double(points));
+      fft_.for_each_k_point([&](int ix, int iy, int iz, std::size_t p) {
+        const int index[3] = {ix, iy, iz};
+        field[p] = Complex(0, -k[std::size_t(index[d])]) * green_[p] * mesh_[p];
+      });
+    }
     fft_.backward(field);
   }
   gather_forces(q, f);

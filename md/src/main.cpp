@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 
 #include "ccl/environment.hpp"
@@ -17,6 +18,7 @@
 #include "ccl/grids/torus.hpp"
 #include "ccl/group.hpp"
 #include "ccl/mode.hpp"
+#include "ewald/work_meter.hpp"
 #include "md/deck.hpp"
 #include "md/driver.hpp"
 
@@ -87,7 +89,13 @@ Arguments parse_arguments(int argc, char** argv, int ranks) {
 
 int run(int argc, char** argv, const ccl::Group& w) {
   const Arguments args = parse_arguments(argc, argv, w.size());
+  try {
+    ewald::configure_work_meter();  // the same environment, so the same outcome, on every rank
+  } catch (const std::runtime_error& e) {
+    throw md::DeckError(e.what());
+  }
   md::run_deck(md::shared_deck_text(w, args.deck), args.deck, args.options, w);
+  if (w.rank() == 0) ewald::write_work_rates();
   return 0;
 }
 
@@ -106,6 +114,10 @@ int main(int argc, char** argv) {
     return 1;
   } catch (const ccl::Error& e) {
     // Raised identically on every rank (a bad CCL_* setting, a develop-mode mismatch).
+    if (w.rank() == 0) std::fprintf(stderr, "ERROR: %s\n", e.what());
+    return 1;
+  } catch (const std::runtime_error& e) {
+    // A rates file without a kernel the deck runs: met by every rank at the same kernel.
     if (w.rank() == 0) std::fprintf(stderr, "ERROR: %s\n", e.what());
     return 1;
   }

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
+
+#include "ewald/work_meter.hpp"
 
 namespace md {
 
@@ -79,6 +82,8 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
   };
   // Counting sort of the candidates into cells; their positions copied in cell order.
   std::vector<std::size_t> cell_of(n), start(ncells + 1, 0);
+  std::optional<ewald::WorkRegion> bin(std::in_place, ewald::Kernel::neighbor_bin,
+                                       double(candidate_end - candidate_begin));
   for (std::size_t i = candidate_begin; i < candidate_end; ++i) {
     cell_of[i] = flat(cell_along(i, 0), cell_along(i, 1), cell_along(i, 2));
     ++start[cell_of[i] + 1];
@@ -95,6 +100,7 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
       for (std::size_t d = 0; d < 3; ++d) sorted_x[3 * slot + d] = x(i, d);
     }
   }
+  bin.reset();
   shifts = Kokkos::View<double[27][3]>("image shifts");
   for (int code = 0; code < kImages; ++code) {
     const int mm[3] = {code / 9 - 1, code / 3 % 3 - 1, code % 3 - 1};
@@ -103,6 +109,7 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
   std::vector<std::size_t> offs{0};
   std::vector<int> list;
   list.reserve(pairs());  // the last build's size: a good guess
+  ewald::WorkRegion checks(ewald::Kernel::neighbor);
   for (std::size_t i = row_begin; i < row_end; ++i) {
     const std::size_t gi = global[i];
     const std::array<std::vector<AxisCandidate>, 3> around{
@@ -126,6 +133,7 @@ void NeighborList::build(const Positions& x, const Vec3& lo, const Vec3& len, st
           const int code =
               (ax.image + 1) * 9 + (ay.image + 1) * 3 + (az.image + 1);  // shifts(code) = m L
           const std::size_t k = flat(ax.cell, ay.cell, az.cell);
+          checks.add(double(start[k + 1] - start[k]));
           for (std::size_t slot = start[k]; slot < start[k + 1]; ++slot) {
             const std::size_t gj = global[std::size_t(sorted[slot])];
             if (ahead == 0 && (full_ ? gj == gi : gj <= gi)) continue;  // also skips itself

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "ewald/work_meter.hpp"
+
 namespace md {
 
 namespace {
@@ -170,6 +172,7 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
   const PairKind kind = kind_;
   const bool has_short = kind_ != PairKind::coul_long;
   double ecoul = 0, evdwl = 0, virial = 0;
+  const ewald::WorkRegion region(ewald::Kernel::pair, double(neighbors.extent(0)));
   // Serial host space: a pair adds to the forces of both atoms, which a threaded space would do
   // with a scatter view.
   Kokkos::parallel_reduce(

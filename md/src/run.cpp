@@ -13,6 +13,7 @@
 #include "ccl/environment.hpp"
 #include "ccl/grids/torus.hpp"
 #include "ccl/report.hpp"
+#include "ewald/work_meter.hpp"
 #include "md/decomposition.hpp"
 #include "md/restart.hpp"
 #include "md/thermo.hpp"
@@ -28,6 +29,7 @@ void kick_drift(Decomposition& d, const std::vector<double>& mass, double dt_kic
   double* v = d.v_owned();
   const double* f = d.f_owned();
   const std::vector<int>& type = d.type_owned();
+  const ewald::WorkRegion region(ewald::Kernel::integrate, double(d.owned()));
   Kokkos::parallel_for(
       "md::verlet", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, d.owned()),
       KOKKOS_LAMBDA(std::size_t i) {

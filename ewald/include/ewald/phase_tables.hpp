@@ -8,6 +8,7 @@
 #include <cstddef>
 
 #include "ewald/coulomb.hpp"
+#include "ewald/work_meter.hpp"
 
 namespace ewald::detail {
 
@@ -83,6 +84,7 @@ struct PhaseTables {
              const int nmax[3]) {
     first = from;
     n = last - from;
+    const WorkRegion region(Kernel::phase, double(n) * (nmax[0] + nmax[1] + nmax[2] + 3));
     for (std::size_t d = 0; d < 3; ++d) phase_table(x, from, last, d, box[d], nmax[d], c[d], s[d]);
   }
 };

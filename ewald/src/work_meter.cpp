@@ -1,0 +1,188 @@
+#include "ewald/work_meter.hpp"
+
+#include <time.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#ifdef CCL_SMPI
+#include <smpi/smpi.h>
+#endif
+
+namespace ewald {
+
+namespace {
+
+struct KernelInfo {
+  const char* name;
+  // Floating-point operations per unit, counted from the kernel's code (0: not counted). They
+  // give the host's flop rate on the Ewald kernels, from which perf/scaling derives QCDOC-like
+  // nodes: phase 4 mul + 2 add; factors the four slots' phases (36) and q·e summed (16); forces
+  // the phases (36), the four slots' coefficients (16) and the three components (15).
+  double flops;
+};
+
+constexpr std::array<KernelInfo, kKernels> kInfo{{{"pair", 0},
+                                                  {"neighbor_bin", 0},
+                                                  {"neighbor", 0},
+                                                  {"phase", 6},
+                                                  {"factors", 52},
+                                                  {"forces", 67},
+                                                  {"stencil", 0},
+                                                  {"spread", 0},
+                                                  {"fft", 1},
+                                                  {"green", 0},
+                                                  {"gather", 0},
+                                                  {"integrate", 0}}};
+
+enum class Mode { off, charge, calibrate };
+
+struct Tally {
+  bool had_first = false;
+  double seconds = 0, units = 0, first_seconds = 0, first_units = 0;
+  long regions = 0;
+};
+
+// One per rank: SMPI privatizes the program's globals, so each simulated rank has its own.
+struct MeterState {
+  Mode mode = Mode::off;
+  std::string file;
+  std::array<double, kKernels> seconds_per_unit{};
+  std::array<bool, kKernels> known{};
+  std::array<Tally, kKernels> tally{};
+  bool in_region = false;
+};
+
+MeterState& state() {
+  static MeterState s;
+  return s;
+}
+
+double thread_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
+
+void read_rates(MeterState& s) {
+  std::ifstream in(s.file);
+  if (!in) throw std::runtime_error("CCL_WORK_RATES: cannot open '" + s.file + "'");
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    std::istringstream words(line);
+    std::string name;
+    if (!(words >> name) || name[0] == '#') continue;
+    double rate = -1;
+    words >> rate;
+    const std::string where = s.file + ":" + std::to_string(number) + ": ";
+    if (!(rate >= 0))
+      throw std::runtime_error(where + "'" + name + "' needs seconds per unit >= 0");
+    int k = 0;
+    while (k < kKernels && name != kInfo[std::size_t(k)].name) ++k;
+    if (k == kKernels) throw std::runtime_error(where + "unknown kernel '" + name + "'");
+    s.seconds_per_unit[std::size_t(k)] = rate;
+    s.known[std::size_t(k)] = true;
+  }
+}
+
+}  // namespace
+
+const char* kernel_name(Kernel k) {
+  return kInfo[std::size_t(k)].name;
+}
+
+void configure_work_meter() {
+  MeterState& s = state();
+  const char* rates = std::getenv("CCL_WORK_RATES");
+  const char* calibrate = std::getenv("CCL_WORK_CALIBRATE");
+  if (rates != nullptr && *rates != 0 && calibrate != nullptr && *calibrate != 0)
+    throw std::runtime_error("CCL_WORK_RATES and CCL_WORK_CALIBRATE exclude each other");
+  if (rates != nullptr && *rates != 0) {
+    s.file = rates;
+    read_rates(s);
+#ifndef CCL_SMPI
+    throw std::runtime_error(
+        "CCL_WORK_RATES charges simulated time: it needs a build against SMPI (cmake --preset "
+        "smpi)");
+#endif
+    s.mode = Mode::charge;
+  } else if (calibrate != nullptr && *calibrate != 0) {
+    s.mode = Mode::calibrate;
+    s.file = calibrate;
+  }
+}
+
+void write_work_rates() {
+  const MeterState& s = state();
+  if (s.mode != Mode::calibrate) return;
+  std::FILE* out = std::fopen(s.file.c_str(), "w");
+  if (out == nullptr) throw std::runtime_error("CCL_WORK_CALIBRATE: cannot write '" + s.file + "'");
+  std::fprintf(out,
+               "# ewald-md work rates (CCL_WORK_CALIBRATE): host seconds per unit of work, thread "
+               "CPU time,\n# warm (each kernel's first region left out when later ones ran)\n"
+               "# kernel seconds_per_unit units regions flops_per_unit gflops\n");
+  for (int k = 0; k < kKernels; ++k) {
+    const Tally& t = s.tally[std::size_t(k)];
+    const bool warm = t.units > 0;
+    const double seconds = warm ? t.seconds : t.first_seconds;
+    const double units = warm ? t.units : t.first_units;
+    if (units <= 0) continue;
+    const double flops = kInfo[std::size_t(k)].flops;
+    std::fprintf(out, "%s %.6e %.6g %ld %g %.4g\n", kInfo[std::size_t(k)].name, seconds / units,
+                 units, warm ? t.regions : 1, flops,
+                 seconds > 0 ? flops * units / seconds / 1e9 : 0);
+  }
+  std::fclose(out);
+}
+
+WorkRegion::WorkRegion(Kernel k, double units) : kernel_(k), units_(units) {
+  MeterState& s = state();
+  // A region inside another would be charged twice, or its time lost: kernels do not nest.
+  if (s.in_region) {
+    throw std::logic_error(std::string("WorkRegion: '") + kInfo[std::size_t(k)].name +
+                           "' inside another region");
+  }
+  if (s.mode == Mode::charge) {
+    if (!s.known[std::size_t(k)]) {
+      throw std::runtime_error("CCL_WORK_RATES: " + s.file + " has no rate for kernel '" +
+                               kInfo[std::size_t(k)].name + "'");
+    }
+#ifdef CCL_SMPI
+    smpi_bench_end();  // SMPI charges the computation before the region, and stops timing
+#endif
+  } else if (s.mode == Mode::calibrate) {
+    started_ = thread_seconds();
+  }
+  s.in_region = true;
+}
+
+WorkRegion::~WorkRegion() {
+  MeterState& s = state();
+  s.in_region = false;
+  const auto k = std::size_t(kernel_);
+  if (s.mode == Mode::charge) {
+#ifdef CCL_SMPI
+    if (units_ > 0) smpi_execute(units_ * s.seconds_per_unit[k]);
+    smpi_bench_begin();  // timing resumes after the region
+#endif
+  } else if (s.mode == Mode::calibrate) {
+    const double elapsed = thread_seconds() - started_;
+    Tally& t = s.tally[k];
+    if (!t.had_first) {  // cold: caches and tables not yet warm
+      t.had_first = true;
+      t.first_seconds = elapsed;
+      t.first_units = units_;
+      return;
+    }
+    t.seconds += elapsed;
+    t.units += units_;
+    ++t.regions;
+  }
+}
+
+}  // namespace ewald
