@@ -37,7 +37,7 @@ inline ccl::Shape profile_shape(ccl::CollKind k, int n, std::size_t count) {
 
 // The model's α, β, γ without its profiles: what a profile's ratios are measured against.
 inline ccl::MachineModel plain_model(const ccl::MachineModel& m) {
-  return ccl::MachineModel{m.alpha, m.beta, m.gamma, m.source, {}, m.concurrent_links};
+  return ccl::MachineModel{m.alpha, m.beta, m.gamma, m.source, {}, m.concurrent_links, m.torus};
 }
 
 // The median of v (the mean of the middle two for an even count).

@@ -3,6 +3,8 @@
 //   α  start-up: a one-message collective (shift by one) of 8 bytes, per call;
 //   β  per byte: the slope of that call's time between 64 KiB and 1 MiB;
 //   γ  per byte reduced: the sum kernel on 1 MiB of doubles;
+//   torus links (when the job is laid out as a torus: CCL_TORUS, as a launcher sets it): α, the
+//   time per link crossed, β and the links driven at once, between neighbours (torus_links.hpp);
 //   per-algorithm profiles: every algorithm (each segment size of a pipeline) measured from one
 //   element per member to 4 MiB, as measured / predicted at each size (algorithm_profiles.hpp).
 // For α, β and γ times are the slowest rank's mean over repeated calls, the best of several
@@ -21,6 +23,7 @@
 #include "algorithm_profiles.hpp"
 #include "ccl/ccl.hpp"
 #include "ccl/selection.hpp"
+#include "torus_links.hpp"
 
 namespace {
 
@@ -91,6 +94,7 @@ int main(int argc, char** argv) {
   });
   m.gamma = t_reduce / static_cast<double>(n * sizeof(double));
   m.source = output;
+  if (!w.torus().empty()) m.torus = measure_torus_links(w, quick);
   if (profiles) measure_algorithm_profiles(w, m, quick, stdout);
 
   if (w.rank() == 0) {
@@ -103,6 +107,13 @@ int main(int argc, char** argv) {
         "ccl-calibrate: alpha %.3g s, beta %.3g s/B (%.2f GB/s), gamma %.3g s/B (%.2f GB/s) -> "
         "%s\n",
         m.alpha, m.beta, 1e-9 / m.beta, m.gamma, 1e-9 / m.gamma, output.c_str());
+    if (m.torus.known()) {
+      std::printf(
+          "ccl-calibrate: torus links: alpha %.3g s, %.3g s per link crossed, beta %.3g s/B "
+          "(%.2f GB/s), %d links at once\n",
+          m.torus.alpha, m.torus.hop, m.torus.beta, m.torus.beta > 0 ? 1e-9 / m.torus.beta : 0.0,
+          m.torus.ports);
+    }
   }
   return 0;
 }

@@ -59,7 +59,8 @@ ccl::MachineModel merge(const std::vector<ccl::MachineModel>& runs, int n,
                            each(&ccl::MachineModel::gamma),
                            output,
                            {},
-                           runs.front().concurrent_links};
+                           runs.front().concurrent_links,
+                           runs.front().torus};
   for (const auto& [key, first] : runs.front().profiles) {
     ccl::AlgorithmProfile profile;
     for (const ccl::ProfilePoint& point : first.points) {

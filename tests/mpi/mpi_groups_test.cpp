@@ -150,7 +150,7 @@ TEST(MpiGroups, SyncReleasesFirstTheMemberTheLoopPredicts) {
   const int n = w.size();
   if (n == 1) GTEST_SKIP() << "a sync on one member sends nothing";
   const ccl::MachineModel before = ccl::machine_model();
-  ccl::set_machine_model(ccl::MachineModel{2e-6, 2e-10, 1e-10, "test", {}, false});
+  ccl::set_machine_model(ccl::MachineModel{2e-6, 2e-10, 1e-10, "test", {}, false, {}});
   int log2_ceil = 0;
   while ((1 << log2_ceil) < n) ++log2_ceil;
   std::vector<int> buf(4, w.rank()), out(4), all(static_cast<std::size_t>(n));

@@ -159,11 +159,11 @@ TEST(SimGrids, ConcatOnATorusGroupChoosesTheMultilinkSchemeWhenLinksRunAtOnce) {
   ccl::sim::World world(shape.size());
   const auto w = world.world_groups();
   for (const auto& g : w) ccl::grids::Torus(g, shape);
-  ccl::set_machine_model(ccl::MachineModel{6.6e-7, 2e-9, 1e-10, "torus machine", {}, true});
+  ccl::set_machine_model(ccl::MachineModel{6.6e-7, 2e-9, 1e-10, "torus machine", {}, true, {}});
   SimRunner run{w};
   cases::concat(run, 1024);
   EXPECT_EQ(world.statistics(0).of(ccl::CollKind::concat).algorithm, "torus_multilink");
-  ccl::set_machine_model(ccl::MachineModel{6.6e-7, 2e-9, 1e-10, "one-port machine", {}, false});
+  ccl::set_machine_model(ccl::MachineModel{6.6e-7, 2e-9, 1e-10, "one-port machine", {}, false, {}});
   cases::concat(run, 1024);
   EXPECT_NE(world.statistics(0).of(ccl::CollKind::concat).algorithm.substr(0, 5), "torus");
   ccl::set_machine_model(ccl::default_machine_model());

@@ -173,7 +173,7 @@ TEST(SimGroups, StatisticsCountRoundsMessagesBytesAndReduceWork) {
 // round).
 TEST(SimGroups, SyncReleasesFirstTheMemberTheLoopPredicts) {
   const ccl::MachineModel before = ccl::machine_model();
-  ccl::set_machine_model(ccl::MachineModel{2e-6, 2e-10, 1e-10, "test", {}, false});
+  ccl::set_machine_model(ccl::MachineModel{2e-6, 2e-10, 1e-10, "test", {}, false, {}});
   for (int P : {2, 3, 8}) {
     ccl::sim::World world(P);
     const auto g = world.world_groups();

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ccl/error.hpp"
+#include "ccl/grids/torus.hpp"
 #include "ccl/selection.hpp"
 
 namespace {
@@ -72,8 +73,8 @@ TEST(Selection, LeastPredictedTimeAndIndependentOfRank) {
 }
 
 TEST(Selection, LatencyBoundPicksFewStartUpsBandwidthBoundFewBytes) {
-  ccl::MachineModel latency{1e-3, 1e-15, 1e-15, "test", {}},
-      bandwidth{1e-15, 1e-6, 1e-6, "test", {}};
+  ccl::MachineModel latency{1e-3, 1e-15, 1e-15, "test", {}, false, {}},
+      bandwidth{1e-15, 1e-6, 1e-6, "test", {}, false, {}};
   const auto small = ccl::rank_candidates(shape(ccl::CollKind::combine, 16, 4096), latency);
   const auto large = ccl::rank_candidates(shape(ccl::CollKind::combine, 16, 4096), bandwidth);
   EXPECT_EQ(small.front().cost.c1, 4u);  // recursive doubling: log2 16
@@ -106,7 +107,7 @@ TEST(Selection, ApiOverrideWinsAndClears) {
 // an override still runs what it names.
 TEST(Selection, SharedCoresLeaveOutBarriersThatReleaseEveryoneAtOnce) {
   const ccl::MachineModel before = ccl::machine_model();
-  ccl::set_machine_model(ccl::MachineModel{2e-6, 2e-10, 1e-10, "test", {}, false});
+  ccl::set_machine_model(ccl::MachineModel{2e-6, 2e-10, 1e-10, "test", {}, false, {}});
   ccl::Shape s = shape(ccl::CollKind::sync, 8, 0);
   s.elem = 1;
   EXPECT_EQ(ccl::select(s).str(), "dissemination");  // 3 start-ups against 14
@@ -133,7 +134,7 @@ TEST(Selection, SharedCoresLeaveOutBarriersThatReleaseEveryoneAtOnce) {
 // others, and a named segment still runs; with a core per rank nothing changes.
 TEST(Selection, SharedCoresLeaveOutShortSegments) {
   const ccl::MachineModel before = ccl::machine_model();
-  ccl::set_machine_model(ccl::MachineModel{1e-7, 2e-10, 1e-9, "test", {}, false});
+  ccl::set_machine_model(ccl::MachineModel{1e-7, 2e-10, 1e-9, "test", {}, false, {}});
   EXPECT_EQ(ccl::core_sharing_of(2, 2), ccl::CoreSharing::none);
   EXPECT_EQ(ccl::core_sharing_of(3, 2), ccl::CoreSharing::some);
   EXPECT_EQ(ccl::core_sharing_of(4, 2), ccl::CoreSharing::every);
@@ -166,12 +167,12 @@ TEST(Selection, SharedCoresLeaveOutShortSegments) {
 
 TEST(MachineModel, SavedAndLoadedAndBadFilesNamed) {
   const std::string path = ::testing::TempDir() + "ccl_model_test.txt";
-  ccl::save_machine_model(ccl::MachineModel{1.5e-6, 2e-10, 3e-10, "", {}, false}, path);
+  ccl::save_machine_model(ccl::MachineModel{1.5e-6, 2e-10, 3e-10, "", {}, false, {}}, path);
   const ccl::MachineModel m = ccl::load_machine_model(path);
   EXPECT_NEAR(m.alpha, 1.5e-6, 1e-12);
   EXPECT_NEAR(m.gamma, 3e-10, 1e-16);
   EXPECT_FALSE(m.concurrent_links);
-  ccl::save_machine_model(ccl::MachineModel{1.5e-6, 2e-10, 3e-10, "", {}, true}, path);
+  ccl::save_machine_model(ccl::MachineModel{1.5e-6, 2e-10, 3e-10, "", {}, true, {}}, path);
   EXPECT_TRUE(ccl::load_machine_model(path).concurrent_links);
   std::ofstream(path) << "alpha 1e-6\nbeta fast\n";
   EXPECT_NE(error_of([&] { ccl::load_machine_model(path); }).find(path + ":2:"), std::string::npos);
@@ -181,10 +182,65 @@ TEST(MachineModel, SavedAndLoadedAndBadFilesNamed) {
   std::remove(path.c_str());
 }
 
+TEST(MachineModel, TorusLinksSavedLoadedAndBadLinesNamed) {
+  const std::string path = ::testing::TempDir() + "ccl_torus_model_test.txt";
+  ccl::MachineModel m{1e-6, 1e-10, 1e-10, "", {}, false, {}};
+  m.torus = ccl::TorusLinkModel{1e-7, 6.6e-7, 2e-9, 6};
+  ccl::save_machine_model(m, path);
+  const ccl::MachineModel back = ccl::load_machine_model(path);
+  EXPECT_NEAR(back.torus.hop, 6.6e-7, 1e-13);
+  EXPECT_NEAR(back.torus.beta, 2e-9, 1e-15);
+  EXPECT_EQ(back.torus.ports, 6);
+  std::ofstream(path) << "alpha 1e-6\nbeta 1e-10\ngamma 1e-10\ntorus alpha 0 hop 1e-6 beta 2e-9\n";
+  EXPECT_NE(
+      error_of([&] { ccl::load_machine_model(path); }).find(path + ":4: expected 'torus alpha"),
+      std::string::npos);
+  std::remove(path.c_str());
+}
+
+// With the torus links in the model, concat on a torus group goes to the torus allgathers where
+// their neighbour-only rounds win (QCDOC-like links, the MD app's blocks), to Bruck-like
+// algorithms where start-ups dominate; a group without a torus chooses as without the links.
+TEST(MachineModel, TorusLinksChooseConcatOnTorusGroupsOnly) {
+  ccl::grids::register_torus_algorithms();
+  const ccl::MachineModel before = ccl::machine_model();
+  ccl::MachineModel plain{1e-6, 1e-10, 1e-10, "plain", {}, false, {}};
+  ccl::MachineModel qcdoc = plain;
+  qcdoc.torus = ccl::TorusLinkModel{0, 6.6e-7, 2e-9, 6};  // 660 ns a hop, 500 MB/s, 6 links
+  auto concat = [](std::size_t count, std::vector<int> torus) {
+    ccl::Shape s;
+    s.kind = ccl::CollKind::concat;
+    s.size = 1;
+    for (int d : torus) s.size *= d;
+    s.elem = 8;
+    s.count = count;
+    s.torus = std::move(torus);
+    return s;
+  };
+  auto chosen = [](const ccl::MachineModel& m, const ccl::Shape& s) {
+    ccl::set_machine_model(m);
+    return ccl::select(s).str();
+  };
+  // 14 atoms a node (42 doubles), 4,096 nodes; and 1 double a node, 512 nodes.
+  for (const ccl::Shape& s :
+       {concat(42, {16, 16, 16}), concat(1, {8, 8, 8}), concat(42, {4, 4, 4, 4, 4, 4})}) {
+    EXPECT_EQ(chosen(qcdoc, s).rfind("torus_", 0), 0u) << chosen(qcdoc, s);
+    ccl::Shape flat = s;
+    flat.torus.clear();
+    EXPECT_EQ(chosen(qcdoc, flat), chosen(plain, flat));
+  }
+  // A costly start-up (10 us a message, fast links): 24 neighbour rounds lose to 12 of Bruck.
+  ccl::MachineModel slow_start = plain;
+  slow_start.torus = ccl::TorusLinkModel{1e-5, 1e-7, 1e-11, 6};
+  const std::string tiny = chosen(slow_start, concat(1, {16, 16, 16}));
+  EXPECT_NE(tiny.rfind("torus_", 0), 0u) << tiny;
+  ccl::set_machine_model(before);
+}
+
 // Members of an indexv know only their own counts: a profile must not make their choices differ
 // (with the built-in models, 7 ranks chose linear on one member and pairwise on another).
 TEST(MachineModel, IndexvChoiceIgnoresProfilesOfLocalCounts) {
-  ccl::MachineModel m{1e-6, 1e-10, 1e-10, "test", {}, false};
+  ccl::MachineModel m{1e-6, 1e-10, 1e-10, "test", {}, false, {}};
   m.profiles["indexv linear"].points = {{8, 0.01}, {1 << 20, 100.0}};
   m.profiles["indexv pairwise"].points = {{8, 100.0}, {1 << 20, 0.01}};
   ccl::set_machine_model(m);
@@ -253,7 +309,7 @@ namespace {
 
 TEST(MachineModel, ProfilesScalePredictionsBySizeAndRoundTrip) {
   const std::string path = ::testing::TempDir() + "ccl_model_profiles.txt";
-  ccl::MachineModel m{1e-6, 1e-10, 1e-10, "", {}};
+  ccl::MachineModel m{1e-6, 1e-10, 1e-10, "", {}, false, {}};
   const ccl::Algorithm* binomial = ccl::find_algorithm(ccl::CollKind::scatter, "binomial");
   const ccl::Algorithm* linear = ccl::find_algorithm(ccl::CollKind::scatter, "linear");
   const ccl::Choice bin{binomial, {}}, lin{linear, {}};
@@ -277,7 +333,7 @@ TEST(MachineModel, ProfilesScalePredictionsBySizeAndRoundTrip) {
 
   // With binomial scatter slow for long blocks on this "machine", selection turns to linear.
   ccl::Shape s = shape(ccl::CollKind::scatter, 8, 1 << 16);
-  ccl::MachineModel plain{1e-6, 1e-10, 1e-10, "test", {}, false};
+  ccl::MachineModel plain{1e-6, 1e-10, 1e-10, "test", {}, false, {}};
   ccl::set_machine_model(plain);
   EXPECT_EQ(ccl::select(s).str(), "binomial");
   ccl::set_machine_model(back);
@@ -319,7 +375,7 @@ TEST(MachineModel, SegmentProfilesChooseTheSegmentSize) {
   EXPECT_EQ(ccl::MachineModel::profile_key(small), "reduce segmented_binomial:seg=8192");
   EXPECT_EQ(ccl::MachineModel::profile_key(ccl::Choice{seg, {}}), "reduce segmented_binomial");
 
-  ccl::MachineModel m{1e-6, 1e-10, 1e-10, "test", {}, false};
+  ccl::MachineModel m{1e-6, 1e-10, 1e-10, "test", {}, false, {}};
   auto best_segment = [&](const ccl::MachineModel& model) {
     for (const ccl::Candidate& c : ccl::rank_candidates(s, model)) {
       if (c.choice.algorithm == seg) return c.choice.params.segment;

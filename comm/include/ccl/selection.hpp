@@ -42,6 +42,19 @@ struct AlgorithmProfile {
   double ratio_at(double bytes) const;
 };
 
+// The links of a torus network the job runs on, as ccl-calibrate measures them on one (a group
+// laid out as a torus: CCL_TORUS, the grids): a message of n bytes over h links costs
+// alpha + h·hop + n·beta where nothing else shares its links, and a member drives up to `ports`
+// links at once. Concat on a torus group is priced with them (selection/torus_price.hpp); every
+// other shape keeps α, β, γ. ports = 0: not known.
+struct TorusLinkModel {
+  double alpha = 0;  // seconds per message, besides its hops (software)
+  double hop = 0;    // seconds per link crossed
+  double beta = 0;   // seconds per byte on one link
+  int ports = 0;     // links a member drives at once
+  bool known() const { return ports > 0; }
+};
+
 struct MachineModel {
   double alpha = 0;  // seconds per start-up
   double beta = 0;   // seconds per byte sent
@@ -52,6 +65,7 @@ struct MachineModel {
   // "links concurrent": a member's links to different neighbours run at once (a torus network,
   // as on QCDOC); algorithms built for it are then weighed by their multi-port cost.
   bool concurrent_links = false;
+  TorusLinkModel torus;  // "torus alpha <s> hop <s> beta <s/byte> ports <n>"
 
   // The plain CCL model: α·C1 + β·C2 + γ·C3.
   double predict(const Cost& c) const {
@@ -74,7 +88,8 @@ struct MachineModel {
 
 MachineModel default_machine_model();
 // Reads "alpha <s>", "beta <s/byte>", "gamma <s/byte>" lines, an optional "links concurrent"
-// (or "links one-port", the default) and any number of
+// (or "links one-port", the default), an optional "torus alpha <s> hop <s> beta <s/byte> ports
+// <n>" and any number of
 // "profile <collective> <algorithm>[:seg=<bytes>] <bytes>:<ratio> ..." lines; errors name
 // file:line.
 MachineModel load_machine_model(const std::string& path);

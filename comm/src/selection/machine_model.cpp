@@ -42,7 +42,7 @@ MachineModel& model_ref() {
 
 MachineModel default_machine_model() {
   // Measured on the 2-core development machine with ccl-calibrate (Open MPI 4.1, vader).
-  return MachineModel{8.8e-7, 1.12e-10, 8.5e-11, "built-in default", {}, false};
+  return MachineModel{8.8e-7, 1.12e-10, 8.5e-11, "built-in default", {}, false, {}};
 }
 
 std::string MachineModel::profile_key(const Choice& choice) {
@@ -139,6 +139,21 @@ void read_profile(std::istringstream& words, MachineModel& m, const std::string&
   m.profiles[MachineModel::profile_key(choice)] = std::move(profile);
 }
 
+// "torus alpha <s> hop <s> beta <s/byte> ports <n>", the words in this order.
+void read_torus_links(std::istringstream& words, MachineModel& m, const std::string& where) {
+  const std::string expected =
+      where +
+      ": expected 'torus alpha <s> hop <s> beta <s/byte> ports <n>' (non-negative, ports >= 1)";
+  std::string key, a, h, b, p, extra;
+  TorusLinkModel t;
+  if (!(words >> key >> a >> t.alpha >> h >> t.hop >> b >> t.beta >> p >> t.ports) ||
+      (words >> extra) || a != "alpha" || h != "hop" || b != "beta" || p != "ports" ||
+      !(t.alpha >= 0) || !(t.hop >= 0) || !(t.beta >= 0) || t.ports < 1) {
+    throw Error(expected);
+  }
+  m.torus = t;
+}
+
 // A model in load_machine_model's format from `in`; `path` names it in errors.
 MachineModel parse_machine_model(std::istream& in, const std::string& path) {
   MachineModel m;
@@ -153,6 +168,10 @@ MachineModel parse_machine_model(std::istream& in, const std::string& path) {
     double value = 0;
     if (line.rfind("profile", 0) == 0) {
       read_profile(words, m, path + ":" + std::to_string(no));
+      continue;
+    }
+    if (line.rfind("torus", 0) == 0) {
+      read_torus_links(words, m, path + ":" + std::to_string(no));
       continue;
     }
     if (line.rfind("links", 0) == 0) {
@@ -212,6 +231,12 @@ void save_machine_model(const MachineModel& m, const std::string& path) {
   if (m.concurrent_links)
     out << "# a member's links to different neighbours run at once (a torus network)\nlinks "
            "concurrent\n";
+  if (m.torus.known()) {
+    out << "# torus links: per message, per link crossed, per byte on a link; links driven at "
+           "once\ntorus alpha "
+        << m.torus.alpha << " hop " << m.torus.hop << " beta " << m.torus.beta << " ports "
+        << m.torus.ports << "\n";
+  }
   if (!m.profiles.empty()) {
     out << "# per algorithm (or segment size): profile <collective> <algorithm>[:seg=<bytes>] "
            "<bytes per member>:<measured/predicted> ...\n";

@@ -10,6 +10,7 @@
 #include "ccl/error.hpp"
 #include "selection/choice_epoch.hpp"
 #include "selection/overrides.hpp"
+#include "selection/torus_price.hpp"
 
 namespace ccl {
 
@@ -42,7 +43,10 @@ namespace {
 Candidate evaluate(const Algorithm& a, Params p, const Shape& s, const MachineModel& m) {
   const Cost c = selection_cost(a, s, p, m);
   Choice choice{&a, std::move(p)};
-  const double t = m.predict(choice, s, c);
+  // On a torus whose links the model knows, hops and shared links decide (torus_price.hpp).
+  const double t = !s.torus.empty() && m.torus.known()
+                       ? detail::torus_price(a, choice.params, s, m.torus)
+                       : m.predict(choice, s, c);
   return Candidate{std::move(choice), c, t};
 }
 
