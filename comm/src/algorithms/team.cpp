@@ -248,8 +248,53 @@ void emit_ring_collect(ScheduleBuilder& b, const Team& t, Slice data, const Piec
   if (d == 1 && own) b.copy(*own, data.sub(p.begin(i), p.bytes(i)));
 }
 
+namespace {
+
+// The exact ring costs below follow every member through every step: quadratic in the ring's
+// size. A ring whose members start together and move pieces of one size stays in step, and one
+// member's recurrence is then exact; rings of more than kExactRingUpTo members are priced that
+// way too, from the latest start with the largest piece (an upper bound: each operation is
+// monotone in every component). Selection runs on every member, and a 4,096-member job (a
+// simulated torus runs them all in one process) cannot afford 4,096² steps a ring a member.
+constexpr int kExactRingUpTo = 64;
+
+struct RingBound {
+  Cost start;             // the latest start, component by component
+  std::size_t piece = 0;  // the largest piece
+  bool uniform = true;    // every member starts there and every piece has that size
+};
+
+RingBound ring_bound(Timeline& tl, const Team& t, const Pieces& p) {
+  RingBound r{at(tl, t, 0), p.bytes(0), true};
+  for (int i = 1; i < t.size; ++i) {
+    const Cost& c = at(tl, t, i);
+    if (!(c == r.start) || p.bytes(i) != r.piece) r.uniform = false;
+    r.start = longest(r.start, c);
+    r.piece = std::max(r.piece, p.bytes(i));
+  }
+  return r;
+}
+
+// One step of a ring in step: send the piece on, receive the next from the member before.
+Cost ring_step(const Cost& c, std::size_t piece) {
+  Cost next = maybe_message(c, piece);
+  if (piece > 0) next = longest(next, receive(c, plus_message(c, piece), piece));
+  return next;
+}
+
+}  // namespace
+
 void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p) {
   const int d = t.size;
+  if (d > 1) {
+    const RingBound r = ring_bound(tl, t, p);
+    if (r.uniform || d > kExactRingUpTo) {
+      Cost c = r.start;
+      for (int s = 0; s + 1 < d; ++s) c = ring_step(c, r.piece);
+      for (int i = 0; i < d; ++i) at(tl, t, i) = c;
+      return;
+    }
+  }
   std::vector<Cost> next(static_cast<std::size_t>(d));
   for (int s = 0; s + 1 < d; ++s) {
     for (int i = 0; i < d; ++i) {
@@ -290,6 +335,19 @@ void emit_ring_reduce_scatter(ScheduleBuilder& b, const Team& t, Slice data, con
 
 void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p) {
   const int d = t.size;
+  if (d > 1) {
+    const RingBound r = ring_bound(tl, t, p);
+    if (r.uniform || d > kExactRingUpTo) {
+      Cost c = r.start;
+      for (int s = 0; s + 1 < d; ++s) {
+        if (s > 0) c.c3 += u64(r.piece);
+        c = ring_step(c, r.piece);
+      }
+      c.c3 += u64(r.piece);
+      for (int i = 0; i < d; ++i) at(tl, t, i) = c;
+      return;
+    }
+  }
   std::vector<Cost> folded(static_cast<std::size_t>(d)), next(folded.size());
   for (int s = 0; s + 1 < d; ++s) {
     for (int i = 0; i < d; ++i) {
