@@ -110,7 +110,7 @@ void Force2d::rebuild_neighbors() {
 Terms Force2d::compute_forces(Timers& timers) {
   const std::size_t nx = row_block_.second - row_block_.first,
                     ny = column_block_.second - column_block_.first;
-  Kokkos::deep_copy(local_.f, 0.0);
+  clear_forces(local_.f);
   const Terms pair = in_->pair_share(local_.x, local_.q, local_.type, local_.f, timers);
   // Column forces summed over the column; this member folds the piece Y_c ∩ X_r into its X_r.
   double* f = local_.f.data();
@@ -124,7 +124,7 @@ Terms Force2d::compute_forces(Timers& timers) {
   ccl::combine(grid_.row_group(), std::span<double>(f, 3 * nx), std::span<double>(f, 3 * nx),
                ccl::sum);
   timers.stamp(Section::comm);
-  Kokkos::deep_copy(all_.f, 0.0);
+  clear_forces(all_.f);
   const Terms total = add_kspace_and_combine(*in_, all_.x, all_.q, all_.f, pair, timers);
   const std::size_t own_in_x = own_.first - row_block_.first;
   for (std::size_t k = 0; k < 3 * owned(); ++k)

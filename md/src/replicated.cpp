@@ -129,7 +129,7 @@ void Replicated::rebuild_neighbors() {
 }
 
 Terms Replicated::compute_forces(Timers& timers) {
-  Kokkos::deep_copy(f_, 0.0);
+  clear_forces(f_);
   const Terms pair = in_->pair_share(x_, q_all_, type_all_, f_, timers);
   return add_kspace_and_combine(*in_, x_, q_all_, f_, pair, timers);
 }

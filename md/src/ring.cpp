@@ -97,7 +97,7 @@ void Ring::rebuild_neighbors() {
 
 Terms Ring::compute_forces(Timers& timers) {
   const std::size_t n = owned();
-  Kokkos::deep_copy(local_.f, 0.0);
+  clear_forces(local_.f);
   Terms pair;
   ring_pass([&](int pass, std::size_t) {
     const Terms t = in_->pair_share(local_.x, local_.q, local_.type, lists_[std::size_t(pass)],
@@ -112,7 +112,7 @@ Terms Ring::compute_forces(Timers& timers) {
   for (std::size_t i = 0; i < n; ++i) {
     for (std::size_t d = 0; d < 3; ++d) own_f_[3 * i + d] = local_.f(i, d) + local_.f(n + i, d);
   }
-  Kokkos::deep_copy(all_.f, 0.0);
+  clear_forces(all_.f);
   const Terms total = add_kspace_and_combine(*in_, all_.x, all_.q, all_.f, pair, timers);
   for (std::size_t k = 0; k < 3 * n; ++k) own_f_[k] += all_.f.data()[3 * first_ + k];
   return total;

@@ -9,11 +9,15 @@
 # their own, or they race on those files ("Cannot write into /tmp/0000000inos_kokkoscore.so: File
 # exists"); smpirun's -tmpdir option is misparsed in SimGrid 3.32 and it appends its own
 # smpi/tmpdir after any given, so TMPDIR is the way. --cfg options before PROGRAM are added
-# after these settings, so they may override them.
+# after these settings, so they may override them. With CCL_WORK_RATES set (charged computation,
+# README.md) SMPI times nothing itself (smpi/simulate-computation:0): only the counted work costs
+# time, and what lies between a rank's MPI calls outside it (SMPI's own overhead among it) does
+# not.
 set -euo pipefail
 work=$1 platform=$2 np=$3
 shift 3
 more=()
+[ -z "${CCL_WORK_RATES:-}" ] || more+=(--cfg=smpi/simulate-computation:0)
 while [[ "${1:-}" == --cfg=* ]]; do
   more+=("$1")
   shift

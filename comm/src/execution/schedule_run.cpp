@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ccl/copy_bytes.hpp"
+#include "ccl/local_work.hpp"
 #include "diagnostics/watchdog.hpp"
 
 namespace ccl::detail {
@@ -139,12 +140,16 @@ void ScheduleRun::copy_before_sends(std::uint32_t begin, std::uint32_t end) {
 }
 
 void ScheduleRun::run_local_steps(std::uint32_t begin, std::uint32_t end) {
+  std::size_t copied = 0, reduced = 0;
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
     if (st.kind == StepKind::copy) {
       std::byte* to = binding_.at(st.dst);
       const std::byte* from = binding_.at(st.src);
-      if (to != from) copy_bytes(to, from, st.src.bytes);
+      if (to != from) {
+        copy_bytes(to, from, st.src.bytes);
+        copied += st.src.bytes;
+      }
       continue;
     }
     std::byte* acc = binding_.at(st.dst);
@@ -157,8 +162,10 @@ void ScheduleRun::run_local_steps(std::uint32_t begin, std::uint32_t end) {
       kernel_->apply(other, in, acc, n);
     }
     traffic_->reduce_bytes += st.src.bytes;
+    reduced += st.src.bytes;
     if (clocked_) path_.reduced(st.src.bytes);
   }
+  if (const LocalWorkHook hook = local_work_hook(); hook != nullptr) hook(copied, reduced);
 }
 
 // A transfer one side copies goes direct where the channel sends one of its size so, and as any

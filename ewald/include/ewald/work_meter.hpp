@@ -10,8 +10,13 @@
 //                            FILE instead. The kernel still runs: the forces stay real.
 //   CCL_WORK_CALIBRATE=FILE  each region is timed in thread CPU time (SMPI's clock for bursts)
 //                            and write_work_rates() writes the seconds per unit, warm: a
-//                            kernel's first region is left out when later ones exist.
-// Work outside the regions (copies, bookkeeping, ccl's own reductions) is timed by SMPI as before.
+//                            kernel's first region is left out when later ones exist. ccl's
+//                            copies and reductions are rated by timing memcpy and a sum of
+//                            doubles on 64 KiB, warm.
+// ccl's own copies and reductions are counted through its local-work hook (ccl/local_work.hpp).
+// The rest, outside the regions (bookkeeping, MPI's own overhead), is timed by SMPI unless the
+// simulation sets smpi/simulate-computation:0, as perf/smpi/simulate.sh does with CCL_WORK_RATES:
+// then only counted work costs time.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +36,9 @@ enum class Kernel : int {
   green,         // k-points multiplied by the influence function (energy and three fields)
   gather,        // stencil points of the field interpolation
   integrate,     // atoms moved by a velocity-Verlet half step
+  clear,         // force values set to zero before a step's forces
+  copy,          // bytes copied by ccl's schedules (ccl/local_work.hpp)
+  reduce,        // bytes reduced by ccl's schedules
   count
 };
 

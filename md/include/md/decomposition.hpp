@@ -17,11 +17,19 @@
 
 #include "ccl/group.hpp"
 #include "ccl/reduce_op.hpp"
+#include "ewald/work_meter.hpp"
 #include "md/interactions.hpp"
 #include "md/system.hpp"
 #include "md/timers.hpp"
 
 namespace md {
+
+// Zeroes forces (or a block of them) before a step adds its own: counted work in simulated runs.
+template <class View>
+void clear_forces(const View& f) {
+  const ewald::WorkRegion region(ewald::Kernel::clear, double(f.size()));
+  Kokkos::deep_copy(f, 0.0);
+}
 
 // Positions, forces (with `extra` more rows, which carry energies in a combine), charges and
 // types of n atoms.
