@@ -6,12 +6,12 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-
-#include <cstring>
+#include <utility>
 #include <vector>
 
 #include "ccl/local_work.hpp"
@@ -99,6 +99,14 @@ void read_rates(MeterState& s) {
   }
 }
 
+// Charging a kernel needs its rate: a rates file from another deck may lack it.
+void require_rate(const MeterState& s, Kernel k) {
+  if (!s.known[std::size_t(k)]) {
+    throw std::runtime_error("CCL_WORK_RATES: " + s.file + " has no rate for kernel '" +
+                             kernel_name(k) + "'");
+  }
+}
+
 // ccl's copies and reductions, charged at their rates (charge mode's local-work hook).
 void charge_local_work(std::size_t copied, std::size_t reduced) {
   const MeterState& s = state();
@@ -159,12 +167,7 @@ void configure_work_meter() {
         "CCL_WORK_RATES charges simulated time: it needs a build against SMPI (cmake --preset "
         "smpi)");
 #endif
-    for (Kernel k : {Kernel::copy, Kernel::reduce}) {
-      if (!s.known[std::size_t(k)]) {
-        throw std::runtime_error("CCL_WORK_RATES: " + s.file + " has no rate for kernel '" +
-                                 kInfo[std::size_t(k)].name + "'");
-      }
-    }
+    for (Kernel k : {Kernel::copy, Kernel::reduce}) require_rate(s, k);
     s.mode = Mode::charge;
     ccl::set_local_work_hook(&charge_local_work);
   } else if (calibrate != nullptr && *calibrate != 0) {
@@ -190,9 +193,8 @@ void write_work_rates() {
     const double units = warm ? t.units : t.first_units;
     if (units <= 0) continue;
     const double flops = kInfo[std::size_t(k)].flops;
-    std::fprintf(out, "%s %.6e %.6g %ld %g %.4g\n", kInfo[std::size_t(k)].name, seconds / units,
-                 units, warm ? t.regions : 1, flops,
-                 seconds > 0 ? flops * units / seconds / 1e9 : 0);
+    std::fprintf(out, "%s %.6e %.6g %ld %g %.4g\n", kernel_name(Kernel(k)), seconds / units, units,
+                 warm ? t.regions : 1, flops, seconds > 0 ? flops * units / seconds / 1e9 : 0);
   }
   std::fclose(out);
 }
@@ -201,14 +203,11 @@ WorkRegion::WorkRegion(Kernel k, double units) : kernel_(k), units_(units) {
   MeterState& s = state();
   // A region inside another would be charged twice, or its time lost: kernels do not nest.
   if (s.in_region) {
-    throw std::logic_error(std::string("WorkRegion: '") + kInfo[std::size_t(k)].name +
+    throw std::logic_error(std::string("WorkRegion: '") + kernel_name(k) +
                            "' inside another region");
   }
   if (s.mode == Mode::charge) {
-    if (!s.known[std::size_t(k)]) {
-      throw std::runtime_error("CCL_WORK_RATES: " + s.file + " has no rate for kernel '" +
-                               kInfo[std::size_t(k)].name + "'");
-    }
+    require_rate(s, k);
 #ifdef CCL_SMPI
     smpi_bench_end();  // SMPI charges the computation before the region, and stops timing
 #endif

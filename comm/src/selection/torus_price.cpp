@@ -1,7 +1,6 @@
 #include "selection/torus_price.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <vector>
 
 namespace ccl::detail {
