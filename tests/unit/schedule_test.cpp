@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "ccl/algorithm.hpp"
 #include "ccl/schedule.hpp"
 #include "ccl/selection.hpp"
 #include "ccl/shape.hpp"
@@ -40,6 +41,43 @@ TEST(ScheduleBuilder, SendOfBytesReceivedThisRoundWaitsForTheRound) {
   ASSERT_EQ(s.rounds(), 2u);
   EXPECT_EQ(s.round(0).size(), 1u);
   EXPECT_EQ(s.round(1).size(), 2u);
+}
+
+TEST(ScheduleBuilder, RoundConflictsSeeEveryTransferOfTheRound) {
+  // Receives in pieces that merge ([0,8) [16,24) [8,16)): a send of any byte of them waits, one
+  // just past them does not; a receive into a byte another receive or a send of the round
+  // holds waits too. Other buffers never conflict.
+  ccl::ScheduleBuilder b("t");
+  b.recv(1, Slice{Buffer::recv, 0, 8});
+  b.recv(2, Slice{Buffer::recv, 16, 8});
+  b.recv(3, Slice{Buffer::recv, 8, 8});
+  b.send(4, Slice{Buffer::recv, 24, 8});  // past them: this round
+  b.send(5, Slice{Buffer::send, 0, 64});  // another buffer: this round
+  b.recv(6, Slice{Buffer::scratch, 0, 8});
+  b.send(7, Slice{Buffer::recv, 23, 1});  // the last received byte: next round
+  b.recv(8, Slice{Buffer::recv, 23, 1});  // writes what the round's send reads: next round
+  b.recv(9, Slice{Buffer::recv, 40, 8});
+  b.recv(10, Slice{Buffer::recv, 44, 1});  // inside the previous receive: next round
+  const ccl::Schedule s = b.finish();
+  ASSERT_EQ(s.rounds(), 4u);
+  EXPECT_EQ(s.round(0).size(), 6u);
+  EXPECT_EQ(s.round(1).size(), 1u);
+  EXPECT_EQ(s.round(2).size(), 2u);
+  EXPECT_EQ(s.round(3).size(), 1u);
+}
+
+TEST(ScheduleBuilder, LinearConcatOnThousandsOfMembersIsOneRound) {
+  ccl::Shape s;
+  s.kind = ccl::CollKind::concat;
+  s.size = 4096;
+  s.rank = 17;
+  s.count = 3;
+  const ccl::Schedule sched =
+      ccl::find_algorithm(ccl::CollKind::concat, "linear")->build(s, ccl::Params{});
+  std::size_t transfers = 0;
+  for (const auto& st : sched.round(0)) transfers += st.kind != StepKind::copy;
+  EXPECT_EQ(sched.rounds(), 1u);
+  EXPECT_EQ(transfers, 2u * 4095);
 }
 
 TEST(ScheduleBuilder, CopyDuringRunsInTheRoundOfItsTransfers) {
@@ -242,6 +280,32 @@ TEST(Catalog, BruckConcatHasCeilLog2Rounds) {
     }
     EXPECT_EQ(transfer_rounds, static_cast<std::size_t>(k)) << "n = " << n;
   }
+}
+
+TEST(Catalog, MeshPlansOnHundredsOfMembersArePricedByTheLineThroughMemberZero) {
+  // 128 members, mesh 4x32, ring reduce-scatters then ring collects: pieces of m/4 along the
+  // first dimension and m/128 along the second. With equal pieces every line is alike and the
+  // price is exact; with uneven ones it lies between the prices of the even sizes around them.
+  const ccl::Algorithm* intercom = ccl::find_algorithm(ccl::CollKind::combine, "intercom");
+  const ccl::Params plan{0, 0, {4, 32}, "RRCC"};
+  auto price = [&](std::size_t doubles) {
+    ccl::Shape s;
+    s.kind = ccl::CollKind::combine;
+    s.size = 128;
+    s.count = doubles;
+    s.elem = 8;
+    return intercom->cost(s, plan);
+  };
+  const ccl::Cost even = price(128 * 4);
+  const std::uint64_t m = 128 * 4 * 8, steps = 3 + 31, bytes = 3 * m / 4 + 31 * m / 128;
+  EXPECT_EQ(even.c1, 2 * steps);
+  EXPECT_EQ(even.c2, 2 * bytes);
+  EXPECT_EQ(even.c3, bytes);
+  const ccl::Cost uneven = price(128 * 4 + 77), above = price(128 * 5);
+  EXPECT_GE(uneven.c2, price(128 * 4 + 76).c2);
+  EXPECT_GT(uneven.c2, even.c2);
+  EXPECT_LT(uneven.c2, above.c2);
+  EXPECT_EQ(uneven.c1, even.c1);
 }
 
 TEST(Shape, EqualShapesHashEqual) {

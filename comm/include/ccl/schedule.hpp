@@ -12,8 +12,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ccl {
@@ -124,10 +126,24 @@ class ScheduleBuilder {
   Schedule finish();
 
  private:
+  // Bytes of the buffers, merged into disjoint ranges: what the current round's sends read and
+  // its receives write, so that checking a new step against them is logarithmic (a member of a
+  // linear concat on 4,096 members puts 8,190 transfers in one round).
+  class Ranges {
+   public:
+    void add(const Slice& s);
+    bool overlaps(const Slice& s) const;
+    void clear() { end_.clear(); }
+
+   private:
+    std::map<std::pair<Buffer, std::size_t>, std::size_t> end_;  // (buffer, begin) → end
+  };
+
   void add(const Step& s, bool transfer);
   bool conflicts_in_round(const Step& s) const;
   bool touches_transfers(Slice from, Slice to) const;
   Schedule s_;
+  Ranges sent_, received_;  // in the current round
   bool round_has_transfer_ = false;
   bool round_has_during_ = false;
 };

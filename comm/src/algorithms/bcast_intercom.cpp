@@ -8,7 +8,8 @@
 // Cost (InterCom's linear-array model): Σ_S ceil(log2 d)·α + [M] ceil(log2 d)·(α + piece·β)
 // + Σ_C (d − 1)·α + bytes moved by the scatters and collects. For 30 members:
 // 5x6 SSCC = 3 + 3 + 5 + 4 = 15 start-ups, 2x3x5 SSMCC = 1 + 2 + 3 + 2 + 1 = 9, MST = 5.
-// cost() follows every member through the stages, so uneven pieces are exact too.
+// cost() follows every member through the stages, so uneven pieces are exact too (above 64
+// members, the line through member 0 at each stage: an upper bound, each_mesh_line).
 //
 //   2x3x5 SSMCC:  S along d0 (2) ─► S along d1 (3) ─► M along d2 (5) ─► C d1 ─► C d0
 #include "team.hpp"
@@ -44,27 +45,24 @@ Cost cost(const Shape& s, const Params& p) {
   const MeshPlan pl = plan_of(s, p);
   const Team whole = Team::whole(s, s.root);
   Timeline tl(static_cast<std::size_t>(s.size));
-  // Every line along dimension i, led by its member with coordinate 0 there.
-  auto each_line = [&](int i, bool holders_only, auto apply) {
-    for (int v = 0; v < s.size; ++v) {
-      if (pl.mesh.coord(v, i) != 0 || (holders_only && !pl.mesh.zero_after(v, i))) continue;
-      apply(pl.mesh.line(whole, v, i), pl.layouts(s.vector_bytes(), s.elem, v), v);
-    }
-  };
   for (int i = 0; i < pl.splits; ++i) {
-    each_line(i, true, [&](const Team& t, const std::vector<Pieces>& lay, int) {
-      cost_tree_scatter(tl, t, lay[static_cast<std::size_t>(i)]);
-    });
+    each_mesh_line(tl, pl, whole, s.vector_bytes(), s.elem, i, true,
+                   [&](const Team& t, const std::vector<Pieces>& lay, int) {
+                     cost_tree_scatter(tl, t, lay[static_cast<std::size_t>(i)]);
+                   });
   }
   if (pl.middle) {
-    each_line(pl.splits, false, [&](const Team& t, const std::vector<Pieces>& lay, int v) {
-      cost_tree_bcast(tl, t, pl.splits == 0 ? s.vector_bytes() : pl.held_bytes(lay, v));
-    });
+    each_mesh_line(tl, pl, whole, s.vector_bytes(), s.elem, pl.splits, false,
+                   [&](const Team& t, const std::vector<Pieces>& lay, int v) {
+                     cost_tree_bcast(tl, t,
+                                     pl.splits == 0 ? s.vector_bytes() : pl.held_bytes(lay, v));
+                   });
   }
   for (int i = pl.splits - 1; i >= 0; --i) {
-    each_line(i, false, [&](const Team& t, const std::vector<Pieces>& lay, int) {
-      cost_ring_collect(tl, t, lay[static_cast<std::size_t>(i)]);
-    });
+    each_mesh_line(tl, pl, whole, s.vector_bytes(), s.elem, i, false,
+                   [&](const Team& t, const std::vector<Pieces>& lay, int) {
+                     cost_ring_collect(tl, t, lay[static_cast<std::size_t>(i)]);
+                   });
   }
   return worst(tl);
 }

@@ -4,7 +4,8 @@
 // ring collects back in reverse order. Params: mesh=4x3,plan=RMC. Commutative operators only.
 //
 // Cost: Σ_R (d−1)·(α + piece·β + piece·γ) + [M] the recursive-doubling cost of the piece along
-// its dimension + Σ_C (d−1)·(α + piece·β); cost() follows every member through the stages.
+// its dimension + Σ_C (d−1)·(α + piece·β); cost() follows every member through the stages (above
+// 64 members, the line through member 0 at each stage: an upper bound, each_mesh_line).
 //
 //   4x3 RMC:  R along d0 (4: pieces of m/4) ─► M along d1 (3) ─► C along d0
 #include "team.hpp"
@@ -48,25 +49,23 @@ Cost cost(const Shape& s, const Params& p) {
   const Team whole = Team::whole(s, 0);
   const std::size_t m = s.vector_bytes();
   Timeline tl(static_cast<std::size_t>(s.size));
-  auto each_line = [&](int i, auto apply) {
-    for (int v = 0; v < s.size; ++v) {
-      if (pl.mesh.coord(v, i) == 0) apply(pl.mesh.line(whole, v, i), pl.layouts(m, s.elem, v), v);
-    }
-  };
   for (int i = 0; i < pl.splits; ++i) {
-    each_line(i, [&](const Team& t, const std::vector<Pieces>& lay, int) {
-      cost_ring_reduce_scatter(tl, t, lay[static_cast<std::size_t>(i)]);
-    });
+    each_mesh_line(tl, pl, whole, m, s.elem, i, false,
+                   [&](const Team& t, const std::vector<Pieces>& lay, int) {
+                     cost_ring_reduce_scatter(tl, t, lay[static_cast<std::size_t>(i)]);
+                   });
   }
   if (pl.middle) {
-    each_line(pl.splits, [&](const Team& t, const std::vector<Pieces>& lay, int v) {
-      cost_rd_allreduce(tl, t, pl.splits == 0 ? m : pl.held_bytes(lay, v));
-    });
+    each_mesh_line(tl, pl, whole, m, s.elem, pl.splits, false,
+                   [&](const Team& t, const std::vector<Pieces>& lay, int v) {
+                     cost_rd_allreduce(tl, t, pl.splits == 0 ? m : pl.held_bytes(lay, v));
+                   });
   }
   for (int i = pl.splits - 1; i >= 0; --i) {
-    each_line(i, [&](const Team& t, const std::vector<Pieces>& lay, int) {
-      cost_ring_collect(tl, t, lay[static_cast<std::size_t>(i)]);
-    });
+    each_mesh_line(tl, pl, whole, m, s.elem, i, false,
+                   [&](const Team& t, const std::vector<Pieces>& lay, int) {
+                     cost_ring_collect(tl, t, lay[static_cast<std::size_t>(i)]);
+                   });
   }
   return worst(tl);
 }

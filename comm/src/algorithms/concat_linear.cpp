@@ -10,6 +10,8 @@
 // C1 = n − 1, C2 = (n − 1)·b, C3 = 0 — the ring's counts in one round instead of n − 1.
 //
 //   n = 4, member 0:  block 0 → 1, 2, 3   blocks ← 3, 2, 1   (all posted together)
+#include <algorithm>
+
 #include "team.hpp"
 
 namespace ccl::algorithms {
@@ -32,16 +34,25 @@ Schedule build(const Shape& s, const Params&) {
 
 // Member i's sends of b_i leave one after the other; its receive port takes member i − k's k-th
 // send, which left at (k, k·b_{i−k}), as its k-th message (empty blocks send nothing).
+// Quadratic in n; with blocks of one size every member's is the same, and above kExactUpTo
+// members the one member priced with the largest block everywhere is an upper bound.
 Cost cost(const Shape& s, const Params&) {
   const BlockLayout blocks(s);
   const int n = s.size;
-  Timeline t(static_cast<std::size_t>(n));
+  std::size_t largest = 0;
+  bool uniform = true;
   for (int r = 0; r < n; ++r) {
+    largest = std::max(largest, blocks.bytes(r));
+    uniform = uniform && blocks.bytes(r) == blocks.bytes(0);
+  }
+  const bool one = uniform || n > kExactUpTo;
+  auto block = [&](int r) { return one ? largest : blocks.bytes(r); };
+  Timeline t(static_cast<std::size_t>(n));
+  for (int r = 0; r < (one ? 1 : n); ++r) {
     Cost sent, port;
     for (int k = 1; k < n; ++k) {
-      sent = maybe_message(sent, blocks.bytes(r));
-      const int from = mod(r - k, n);
-      const std::size_t in = blocks.bytes(from);
+      sent = maybe_message(sent, block(r));
+      const std::size_t in = block(mod(r - k, n));
       if (in == 0) continue;
       port = receive(port, Cost{u64(k), u64(k) * u64(in), 0}, in);
     }

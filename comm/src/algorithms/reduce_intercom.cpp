@@ -5,7 +5,8 @@
 // Commutative operators only.
 //
 // Cost: Σ_R (d−1)·(α + piece·(β + γ)) + [M] binomial reduce of the piece + Σ_G gathers of the
-// pieces (ceil(log2 d) start-ups each along the deepest chain); cost() follows every member.
+// pieces (ceil(log2 d) start-ups each along the deepest chain); cost() follows every member
+// (above 64 members, the line through member 0 at each stage: an upper bound, each_mesh_line).
 //
 //   n = 6, RG:  ring reduce-scatter (5 steps) ─► member i holds piece i ─► binomial gather to root
 #include "team.hpp"
@@ -52,26 +53,23 @@ Cost cost(const Shape& s, const Params& p) {
   const Team whole = Team::whole(s, s.root);
   const std::size_t m = s.vector_bytes();
   Timeline tl(static_cast<std::size_t>(s.size));
-  auto each_line = [&](int i, bool holders_only, auto apply) {
-    for (int v = 0; v < s.size; ++v) {
-      if (pl.mesh.coord(v, i) != 0 || (holders_only && !pl.mesh.zero_after(v, i))) continue;
-      apply(pl.mesh.line(whole, v, i), pl.layouts(m, s.elem, v), v);
-    }
-  };
   for (int i = 0; i < pl.splits; ++i) {
-    each_line(i, false, [&](const Team& t, const std::vector<Pieces>& lay, int) {
-      cost_ring_reduce_scatter(tl, t, lay[static_cast<std::size_t>(i)]);
-    });
+    each_mesh_line(tl, pl, whole, m, s.elem, i, false,
+                   [&](const Team& t, const std::vector<Pieces>& lay, int) {
+                     cost_ring_reduce_scatter(tl, t, lay[static_cast<std::size_t>(i)]);
+                   });
   }
   if (pl.middle) {
-    each_line(pl.splits, false, [&](const Team& t, const std::vector<Pieces>& lay, int v) {
-      cost_tree_reduce(tl, t, pl.splits == 0 ? m : pl.held_bytes(lay, v));
-    });
+    each_mesh_line(tl, pl, whole, m, s.elem, pl.splits, false,
+                   [&](const Team& t, const std::vector<Pieces>& lay, int v) {
+                     cost_tree_reduce(tl, t, pl.splits == 0 ? m : pl.held_bytes(lay, v));
+                   });
   }
   for (int i = pl.splits - 1; i >= 0; --i) {
-    each_line(i, true, [&](const Team& t, const std::vector<Pieces>& lay, int) {
-      cost_tree_gather(tl, t, lay[static_cast<std::size_t>(i)]);
-    });
+    each_mesh_line(tl, pl, whole, m, s.elem, i, true,
+                   [&](const Team& t, const std::vector<Pieces>& lay, int) {
+                     cost_tree_gather(tl, t, lay[static_cast<std::size_t>(i)]);
+                   });
   }
   return worst(tl);
 }

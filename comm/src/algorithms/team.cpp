@@ -252,11 +252,9 @@ namespace {
 
 // The exact ring costs below follow every member through every step: quadratic in the ring's
 // size. A ring whose members start together and move pieces of one size stays in step, and one
-// member's recurrence is then exact; rings of more than kExactRingUpTo members are priced that
-// way too, from the latest start with the largest piece (an upper bound: each operation is
-// monotone in every component). Selection runs on every member, and a 4,096-member job (a
-// simulated torus runs them all in one process) cannot afford 4,096² steps a ring a member.
-constexpr int kExactRingUpTo = 64;
+// member's recurrence is then exact; rings of more than kExactUpTo members are priced that way
+// too, from the latest start with the largest piece (an upper bound: each operation is monotone
+// in every component).
 
 struct RingBound {
   Cost start;             // the latest start, component by component
@@ -288,7 +286,7 @@ void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p) {
   const int d = t.size;
   if (d > 1) {
     const RingBound r = ring_bound(tl, t, p);
-    if (r.uniform || d > kExactRingUpTo) {
+    if (r.uniform || d > kExactUpTo) {
       Cost c = r.start;
       for (int s = 0; s + 1 < d; ++s) c = ring_step(c, r.piece);
       for (int i = 0; i < d; ++i) at(tl, t, i) = c;
@@ -337,7 +335,7 @@ void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p) {
   const int d = t.size;
   if (d > 1) {
     const RingBound r = ring_bound(tl, t, p);
-    if (r.uniform || d > kExactRingUpTo) {
+    if (r.uniform || d > kExactUpTo) {
       Cost c = r.start;
       for (int s = 0; s + 1 < d; ++s) {
         if (s > 0) c.c3 += u64(r.piece);

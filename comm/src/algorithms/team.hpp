@@ -104,6 +104,32 @@ inline Cost worst(const Timeline& t) {
   return w;
 }
 
+// Above this many members, costs are upper bounds found in time linear in the group's size (the
+// mesh lines below, rings in team.cpp): selection runs on every member, and a 4,096-member job
+// (a simulated torus runs them all in one process) cannot afford a quadratic price per member.
+constexpr int kExactUpTo = 64;
+
+// Applies apply(line, layouts, v) to the lines along dimension i of a mesh plan, v each line's
+// member with coordinate 0 there; with holders_only, only the lines of members whose coordinates
+// after i are zero (the holders of a rooted plan). Up to kExactUpTo members: every line, exactly.
+// Above: only the line through member 0, whose pieces are the largest at every stage (Pieces
+// gives the first parts the extra elements) and which therefore, the members starting level,
+// finishes last; every member is then set to the latest finish, so the next stage starts level.
+template <class Apply>
+void each_mesh_line(Timeline& tl, const MeshPlan& pl, const Team& whole, std::size_t bytes,
+                    std::size_t elem, int i, bool holders_only, Apply apply) {
+  if (pl.mesh.size() > kExactUpTo) {
+    apply(pl.mesh.line(whole, 0, i), pl.layouts(bytes, elem, 0), 0);
+    const Cost latest = worst(tl);
+    for (Cost& c : tl) c = latest;
+    return;
+  }
+  for (int v = 0; v < pl.mesh.size(); ++v) {
+    if (pl.mesh.coord(v, i) != 0 || (holders_only && !pl.mesh.zero_after(v, i))) continue;
+    apply(pl.mesh.line(whole, v, i), pl.layouts(bytes, elem, v), v);
+  }
+}
+
 // ---- primitives: emit() adds this member's steps, cost() advances the timeline ----
 
 // Binomial broadcast of `data` from team index 0 (sends largest subtree first).

@@ -1,5 +1,8 @@
 #include "ccl/schedule.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace ccl {
 
 namespace {
@@ -16,37 +19,51 @@ bool overlaps(const Slice& a, const Slice& b) {
   return a.buffer == b.buffer && a.bytes > 0 && b.bytes > 0 && a.offset < b.offset + b.bytes &&
          b.offset < a.offset + a.bytes;
 }
-
 }  // namespace
 
-bool ScheduleBuilder::conflicts_in_round(const Step& st) const {
-  // A send reading what this round receives, or a receive overwriting what it sends, must wait
-  // for the round to finish.
-  for (std::size_t i = s_.round_begin.back(); i < s_.steps.size(); ++i) {
-    const Step& o = s_.steps[i];
-    if (st.kind == StepKind::send && o.kind == StepKind::recv && overlaps(st.src, o.dst))
-      return true;
-    if (st.kind == StepKind::recv && o.kind == StepKind::send && overlaps(st.dst, o.src))
-      return true;
-    if (st.kind == StepKind::recv && o.kind == StepKind::recv && overlaps(st.dst, o.dst))
-      return true;
+void ScheduleBuilder::Ranges::add(const Slice& s) {
+  if (s.bytes == 0) return;
+  std::size_t begin = s.offset, end = s.offset + s.bytes;
+  auto it = end_.lower_bound({s.buffer, begin});
+  if (it != end_.begin()) {
+    const auto before = std::prev(it);
+    if (before->first.first == s.buffer && before->second >= begin) it = before;
   }
-  return false;
+  // Swallow every range that overlaps or touches [begin, end).
+  while (it != end_.end() && it->first.first == s.buffer && it->first.second <= end) {
+    begin = std::min(begin, it->first.second);
+    end = std::max(end, it->second);
+    it = end_.erase(it);
+  }
+  end_.emplace(std::make_pair(s.buffer, begin), end);
+}
+
+bool ScheduleBuilder::Ranges::overlaps(const Slice& s) const {
+  if (s.bytes == 0) return false;
+  // The last range that begins before s ends.
+  auto it = end_.lower_bound({s.buffer, s.offset + s.bytes});
+  if (it == end_.begin()) return false;
+  --it;
+  return it->first.first == s.buffer && it->second > s.offset;
+}
+
+bool ScheduleBuilder::conflicts_in_round(const Step& st) const {
+  // A send reading what this round receives, or a receive overwriting what it sends or another
+  // receive writes, must wait for the round to finish.
+  if (st.kind == StepKind::send) return received_.overlaps(st.src);
+  return st.kind == StepKind::recv && (sent_.overlaps(st.dst) || received_.overlaps(st.dst));
 }
 
 bool ScheduleBuilder::touches_transfers(Slice from, Slice to) const {
-  for (std::size_t i = s_.round_begin.back(); i < s_.steps.size(); ++i) {
-    const Step& o = s_.steps[i];
-    if (o.kind == StepKind::recv && (overlaps(to, o.dst) || overlaps(from, o.dst))) return true;
-    if (o.kind == StepKind::send && overlaps(to, o.src)) return true;
-  }
-  return false;
+  return received_.overlaps(to) || received_.overlaps(from) || sent_.overlaps(to);
 }
 
 void ScheduleBuilder::add(const Step& st, bool transfer) {
   if (round_has_during_ || (!transfer && round_has_transfer_)) end_round();
   if (transfer && conflicts_in_round(st)) end_round();
   s_.steps.push_back(st);
+  if (st.kind == StepKind::send) sent_.add(st.src);
+  if (st.kind == StepKind::recv) received_.add(st.dst);
   if (transfer) round_has_transfer_ = true;
 }
 
@@ -104,6 +121,8 @@ void ScheduleBuilder::end_round() {
   if (s_.steps.size() == s_.round_begin.back()) return;
   s_.round_begin.push_back(static_cast<std::uint32_t>(s_.steps.size()));
   round_has_transfer_ = false;
+  sent_.clear();
+  received_.clear();
   round_has_during_ = false;
 }
 
