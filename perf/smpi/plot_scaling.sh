@@ -4,6 +4,9 @@
 #                                 anchors), speed-up, parallel efficiency, share of the step in
 #                                 collectives; a line per variant
 #   scaling.png                   parallel efficiency of every system, a panel each
+#   scaling_per_node.png          parallel efficiency against ions per node, every system and
+#                                 variant, fewest ions to the right; the QCDOC seed's point (about
+#                                 14 particles a node) marked
 #   plot_scaling.sh scaling.csv OUTDIR
 set -euo pipefail
 csv=$1 out=$2
@@ -56,4 +59,23 @@ done < "$data/systems"
   echo "set logscale x 2; set xlabel 'nodes'; set key right top font ',8'; set grid; set yrange [0:1.1]"
   sort "$data/systems" | while read -r sys; do panel "$sys" 4 "efficiency" "" "${sys#*_} ions, ${sys%_*}"; done
   echo "unset multiplot"
+} | gnuplot
+{
+  echo "set terminal png size 1200,800 noenhanced; set output '$out/scaling_per_node.png'"
+  echo "set title 'Parallel efficiency against ions per node, simulated tori (SMPI)'"
+  most=$(sed 's/.*_//' "$data/systems" | sort -n | tail -1)
+  echo "set logscale x 2; set xrange [$most:8]; set xlabel 'ions per node'; set ylabel 'T(1) / (P T(P))'"
+  echo "set yrange [0:1.1]; set grid; set key outside right top font ',8'"
+  echo "set arrow from 14, graph 0 to 14, graph 1 nohead dt 3 lw 2 lc rgb 'red'"
+  echo "set label 'QCDOC seed: 14 per node' at 14, graph 0.04 left offset 0.5,0 textcolor rgb 'red'"
+  plots=("0.5 with lines dt 2 lc rgb 'gray' title '50%'")
+  while read -r sys; do
+    for f in "$data/$sys"_*.dat; do
+      name=${f##*/"$sys"_}
+      name=${name%.dat}
+      [ "$name" = mpirun ] && continue
+      plots+=("'$f' using (${sys#*_} / \$1):4 with linespoints title '${sys#*_} ${sys%_*} $name'")
+    done
+  done < <(sort "$data/systems")
+  (IFS=,; echo "plot ${plots[*]}")
 } | gnuplot
