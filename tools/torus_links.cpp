@@ -99,7 +99,7 @@ ccl::TorusLinkModel measure_torus_links(const ccl::Group& world, bool quick) {
     fans.push_back(
         fan_out(me, std::vector<int>(neighbours.begin(), neighbours.begin() + m), 1 << 20));
   }
-  double values[5] = {0, 0, 0, 0, 0};
+  double values[4] = {0, 0, 0, 0};
   if (me == 0) {
     t.beta = std::max((large - mid) / double((1 << 20) - (64 << 10)), 0.0);
     t.hop = std::max(two_links - small, 0.0);
@@ -108,7 +108,7 @@ ccl::TorusLinkModel measure_torus_links(const ccl::Group& world, bool quick) {
     while (ports < fans.size() && fans[ports] <= 1.5 * fans[0]) ++ports;
     values[0] = t.alpha, values[1] = t.hop, values[2] = t.beta, values[3] = double(ports);
   }
-  ccl::bcast(world, std::span<double>(values, 5), 0);
+  ccl::bcast(world, std::span<double>(values, 4), 0);
   t.alpha = values[0], t.hop = values[1], t.beta = values[2];
   t.ports = static_cast<int>(values[3]);
   return t;

@@ -70,7 +70,8 @@ Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& g
   const double c_energy = qqr2e * 2 * M_PI / (box[0] * box[1] * box[2]);
   // Two passes, as the owner-computes sum makes them: every group's structure factors, then the
   // forces; the work meter charges each pass at its own rate.
-  std::vector<Sums> totals(end - begin);
+  std::vector<Sums>& totals = tables.sums;
+  totals.resize(end - begin);
   {
     const WorkRegion region(Kernel::factors, double(end - begin) * double(n));
     for (std::size_t k = begin; k < end; ++k) {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <vector>
 
 #include "ewald/coulomb.hpp"
 #include "ewald/work_meter.hpp"
@@ -79,6 +80,7 @@ namespace ewald::detail {
 struct PhaseTables {
   Table c[3], s[3];
   std::size_t first = 0, n = 0;
+  std::vector<Sums> sums;  // per k-group, between classic Ewald's two passes: kept like the tables
   // Builds them for atoms [first, last) of x, up to nmax[d] along each axis.
   void build(const Positions& x, std::size_t from, std::size_t last, const Vec3& box,
              const int nmax[3]) {
