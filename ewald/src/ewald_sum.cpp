@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "ewald/phase_tables.hpp"
@@ -20,26 +22,27 @@ bool in_half_space(int nx, int ny, int nz) {
 }  // namespace
 
 std::vector<KGroup> k_groups(const EwaldParameters& p, const Vec3& box) {
+  for (int d = 0; d < 3; ++d) {
+    if (p.kmax[d] > INT16_MAX) {
+      throw std::runtime_error("ewald: " + std::to_string(p.kmax[d]) +
+                               " k-vectors along an axis; at most 32767 are supported");
+    }
+  }
   std::vector<KGroup> out;
-  const double ux = 2 * M_PI / box[0], uy = 2 * M_PI / box[1], uz = 2 * M_PI / box[2];
   for (int nx = 0; nx <= p.kmax[0]; ++nx) {
     for (int ny = 0; ny <= p.kmax[1]; ++ny) {
       for (int nz = 0; nz <= p.kmax[2]; ++nz) {
-        KGroup grp{nx, ny, nz, ux * nx, uy * ny, uz * nz, 0, {0, 0, 0, 0}};
-        grp.k2 = grp.kx * grp.kx + grp.ky * grp.ky + grp.kz * grp.kz;
-        if (grp.k2 == 0 || grp.k2 > p.k2max * (1 + 1e-12)) continue;
-        const double w = 2 * std::exp(-grp.k2 / (4 * p.g * p.g)) / grp.k2;
-        bool any = false;
+        KGroup grp{std::int16_t(nx), std::int16_t(ny), std::int16_t(nz), 0, 0};
+        const double k2 = grp.k2(box);
+        if (k2 == 0 || k2 > p.k2max * (1 + 1e-12)) continue;
+        grp.w = 2 * std::exp(-k2 / (4 * p.g * p.g)) / k2;
         for (int s = 0; s < 4; ++s) {
           const int sy = s & 2 ? -1 : 1, sz = s & 1 ? -1 : 1;
           // A slot counts once: not when a zero index makes it repeat an earlier slot.
           const bool repeat = (sy < 0 && ny == 0) || (sz < 0 && nz == 0);
-          if (!repeat && in_half_space(nx, sy * ny, sz * nz)) {
-            grp.weight[s] = w;
-            any = true;
-          }
+          if (!repeat && in_half_space(nx, sy * ny, sz * nz)) grp.slots |= std::uint8_t(1u << s);
         }
-        if (any) out.push_back(grp);
+        if (grp.slots != 0) out.push_back(grp);
       }
     }
   }
@@ -48,9 +51,7 @@ std::vector<KGroup> k_groups(const EwaldParameters& p, const Vec3& box) {
 
 std::size_t k_vector_count(const std::vector<KGroup>& groups) {
   std::size_t n = 0;
-  for (const KGroup& g : groups) {
-    for (double w : g.weight) n += w > 0;
-  }
+  for (const KGroup& g : groups) n += std::size_t(__builtin_popcount(g.slots));
   return n;
 }
 
@@ -62,9 +63,9 @@ Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& g
   const std::size_t n = x.extent(0);
   int nmax[3] = {0, 0, 0};
   for (std::size_t k = begin; k < end; ++k) {
-    nmax[0] = std::max(nmax[0], groups[k].nx);
-    nmax[1] = std::max(nmax[1], groups[k].ny);
-    nmax[2] = std::max(nmax[2], groups[k].nz);
+    nmax[0] = std::max(nmax[0], int(groups[k].nx));
+    nmax[1] = std::max(nmax[1], int(groups[k].ny));
+    nmax[2] = std::max(nmax[2], int(groups[k].nz));
   }
   tables.build(x, 0, n, box, nmax);
   const double c_energy = qqr2e * 2 * M_PI / (box[0] * box[1] * box[2]);
@@ -85,17 +86,19 @@ Energy kspace(const Positions& x, const Charges& q, const std::vector<KGroup>& g
     const KGroup grp = groups[k];
     const auto mx = std::size_t(grp.nx), my = std::size_t(grp.ny), mz = std::size_t(grp.nz);
     const Sums& total = totals[k - begin];
+    const Vec3 kv = grp.k(box);
+    const double k2 = grp.k2(box);
     // F_i = 2 C (2π/V) w q_i k (sin(k·r_i) Re S − cos(k·r_i) Im S), w counting ±k.
     double coef_re[4], coef_im[4];
     for (int slot = 0; slot < 4; ++slot) {
-      const double re = total.v[2 * slot], im = total.v[2 * slot + 1], w = grp.weight[slot];
+      const double re = total.v[2 * slot], im = total.v[2 * slot + 1], w = grp.weight(slot);
       const double s2 = re * re + im * im;
       out.energy += c_energy * w * s2;
-      out.virial += c_energy * w * s2 * (1 - grp.k2 / (2 * g * g));
+      out.virial += c_energy * w * s2 * (1 - k2 / (2 * g * g));
       coef_re[slot] = 2 * c_energy * w * re;
       coef_im[slot] = 2 * c_energy * w * im;
     }
-    detail::group_forces(tables, q, mx, my, mz, coef_re, coef_im, grp.kx, grp.ky, grp.kz, f);
+    detail::group_forces(tables, q, mx, my, mz, coef_re, coef_im, kv[0], kv[1], kv[2], f);
   }
   return out;
 }

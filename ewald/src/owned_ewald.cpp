@@ -9,14 +9,14 @@ namespace ewald {
 
 using detail::Sums;
 
-OwnedEwald::OwnedEwald(std::vector<KGroup> groups, double g, const Vec3& box, double qqr2e)
-    : groups_(std::move(groups)), g_(g), qqr2e_(qqr2e), box_(box) {
+OwnedEwald::OwnedEwald(const std::vector<KGroup>& groups, double g, const Vec3& box, double qqr2e)
+    : groups_(groups), g_(g), qqr2e_(qqr2e), box_(box) {
   for (const KGroup& grp : groups_) {
     first_value_.push_back(2 * vectors_);
-    for (double w : grp.weight) vectors_ += w > 0;
-    nmax_[0] = std::max(nmax_[0], grp.nx);
-    nmax_[1] = std::max(nmax_[1], grp.ny);
-    nmax_[2] = std::max(nmax_[2], grp.nz);
+    vectors_ += std::size_t(__builtin_popcount(grp.slots));
+    nmax_[0] = std::max(nmax_[0], int(grp.nx));
+    nmax_[1] = std::max(nmax_[1], int(grp.ny));
+    nmax_[2] = std::max(nmax_[2], int(grp.nz));
   }
 }
 
@@ -30,7 +30,7 @@ void OwnedEwald::sum_factors(const Positions& x, const Charges& q, std::size_t f
                                              std::size_t(grp.nz));
     std::size_t v = first_value_[k];
     for (int slot = 0; slot < 4; ++slot) {
-      if (grp.weight[slot] <= 0) continue;
+      if (grp.weight(slot) <= 0) continue;
       factors[v++] = total.v[2 * slot];
       factors[v++] = total.v[2 * slot + 1];
     }
@@ -43,20 +43,22 @@ Energy OwnedEwald::forces(const Charges& q, std::span<const double> factors, con
   const WorkRegion region(Kernel::forces, double(groups_.size()) * double(tables_.n));
   for (std::size_t k = 0; k < groups_.size(); ++k) {
     const KGroup& grp = groups_[k];
+    const Vec3 kv = grp.k(box_);
+    const double k2 = grp.k2(box_);
     double coef_re[4] = {0, 0, 0, 0}, coef_im[4] = {0, 0, 0, 0};
     std::size_t v = first_value_[k];
     for (int slot = 0; slot < 4; ++slot) {
-      const double w = grp.weight[slot];
+      const double w = grp.weight(slot);
       if (w <= 0) continue;
       const double re = factors[v++], im = factors[v++];
       const double s2 = re * re + im * im;
       out.energy += c_energy * w * s2;
-      out.virial += c_energy * w * s2 * (1 - grp.k2 / (2 * g_ * g_));
+      out.virial += c_energy * w * s2 * (1 - k2 / (2 * g_ * g_));
       coef_re[slot] = 2 * c_energy * w * re;
       coef_im[slot] = 2 * c_energy * w * im;
     }
     detail::group_forces(tables_, q, std::size_t(grp.nx), std::size_t(grp.ny), std::size_t(grp.nz),
-                         coef_re, coef_im, grp.kx, grp.ky, grp.kz, f);
+                         coef_re, coef_im, kv[0], kv[1], kv[2], f);
   }
   return out;
 }

@@ -1,6 +1,7 @@
 #include "md/pair.hpp"
 
 #include <cmath>
+#include <vector>
 
 #include "ewald/work_meter.hpp"
 
@@ -142,16 +143,25 @@ void PairStyle::build_tables() {
   const double g = g_;
   tabulate([g](double s, double& e, double& f) { coulomb_terms(s, g, e, f); }, s0_, ds, kIntervals,
            coulomb_table_);
-  short_cut2_ = Kokkos::View<double*>("short-range cut-offs squared", table_.extent(0));
-  for (std::size_t pair = 0; pair < table_.extent(0); ++pair) short_cut2_(pair) = table_(pair).cut2;
+  // One table per unordered pair of types that has a short-range term: coefficients are
+  // symmetric, and every simulated rank of a large SMPI job holds its own tables.
+  short_ = Kokkos::View<ShortLookup*>("short-range lookup", table_.extent(0));
+  const auto w = std::size_t(width_);
+  std::vector<std::size_t> firsts;  // per table, its pair i·width + j, i <= j
+  for (std::size_t i = 1; i < w; ++i) {
+    for (std::size_t j = i; j < w; ++j) {
+      if (table_(i * w + j).cut2 == 0) continue;
+      short_(i * w + j) = short_(j * w + i) = ShortLookup{table_(i * w + j).cut2, firsts.size()};
+      firsts.push_back(i * w + j);
+    }
+  }
   if (kind_ == PairKind::coul_long) return;
-  short_table_ = Kokkos::View<double** [8]>("short-range tables", table_.extent(0), kIntervals);
-  for (std::size_t pair = 0; pair < table_.extent(0); ++pair) {
-    const ShortRange sr = table_(pair);
-    if (sr.cut2 == 0) continue;
+  short_table_ = Kokkos::View<double** [8]>("short-range tables", firsts.size(), kIntervals);
+  for (std::size_t t = 0; t < firsts.size(); ++t) {
+    const ShortRange sr = table_(firsts[t]);
     const PairKind kind = kind_;
     tabulate([&](double s, double& e, double& f) { short_terms(kind, sr, s, e, f); }, s0_, ds,
-             kIntervals, Kokkos::subview(short_table_, pair, Kokkos::ALL, Kokkos::ALL));
+             kIntervals, Kokkos::subview(short_table_, t, Kokkos::ALL, Kokkos::ALL));
   }
 }
 
@@ -160,7 +170,7 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
   const auto offsets = list.offsets;
   const auto neighbors = list.neighbors;
   const auto table = table_;
-  const auto cuts = short_cut2_;
+  const auto lookups = short_;
   const auto coulomb = coulomb_table_;
   const auto shorts = short_table_;
   const std::size_t first = list.row_begin();
@@ -192,8 +202,8 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
                        dz = zi - x(j, 2) - shifts(image, 2);
           const double r2 = dx * dx + dy * dy + dz * dz;
           const std::size_t pair = ti + std::size_t(type(j));
-          const double cut_short2 = has_short ? cuts(pair) : 0.0;
-          const bool in_coul = r2 < cut_coul2, in_short = r2 < cut_short2;
+          const ShortLookup lookup = has_short ? lookups(pair) : ShortLookup{};
+          const bool in_coul = r2 < cut_coul2, in_short = r2 < lookup.cut2;
           if (!in_coul && !in_short) continue;
           double fpair = 0;
           if (r2 >= s0) {
@@ -209,11 +219,11 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
                              t * (coulomb(c, 5) + t * (coulomb(c, 6) + t * coulomb(c, 7))));
             }
             if (in_short) {
-              e_short +=
-                  shorts(pair, c, 0) +
-                  t * (shorts(pair, c, 1) + t * (shorts(pair, c, 2) + t * shorts(pair, c, 3)));
-              fpair += shorts(pair, c, 4) +
-                       t * (shorts(pair, c, 5) + t * (shorts(pair, c, 6) + t * shorts(pair, c, 7)));
+              const std::size_t tb = lookup.table;
+              e_short += shorts(tb, c, 0) +
+                         t * (shorts(tb, c, 1) + t * (shorts(tb, c, 2) + t * shorts(tb, c, 3)));
+              fpair += shorts(tb, c, 4) +
+                       t * (shorts(tb, c, 5) + t * (shorts(tb, c, 6) + t * shorts(tb, c, 7)));
             }
           } else {
             double e, fp;

@@ -22,7 +22,8 @@ namespace ewald {
 
 class OwnedEwald {
  public:
-  OwnedEwald(std::vector<KGroup> groups, double g, const Vec3& box, double qqr2e);
+  // groups: the caller's, which must outlive this (not copied: a large system's are megabytes).
+  OwnedEwald(const std::vector<KGroup>& groups, double g, const Vec3& box, double qqr2e);
 
   // Values of S(k) per member: Re and Im of each k-vector (2·N_k).
   std::size_t factor_count() const { return 2 * vectors_; }
@@ -34,7 +35,7 @@ class OwnedEwald {
   Energy forces(const Charges& q, std::span<const double> factors, const Forces& f);
 
  private:
-  std::vector<KGroup> groups_;
+  const std::vector<KGroup>& groups_;
   std::vector<std::size_t> first_value_;  // per group, its first value in the factors
   std::size_t vectors_ = 0;
   double g_, qqr2e_;

@@ -33,6 +33,13 @@ struct ShortRange {
   double offset = 0;  // energy at the cut-off when shifted
 };
 
+// What the pair loop reads first for a type pair: its short-range cut-off squared and which
+// short-range table holds it ((i, j) and (j, i) share one).
+struct ShortLookup {
+  double cut2 = 0;
+  std::size_t table = 0;
+};
+
 struct PairEnergy {
   double ecoul = 0, evdwl = 0, virial = 0;
 };
@@ -59,13 +66,13 @@ class PairStyle {
   double cut_coul2_, g_, qqr2e_, max_cutoff_;
   int width_;  // ntypes + 1
   Kokkos::View<ShortRange*> table_;
-  Kokkos::View<double*> short_cut2_;  // table_'s cut2 alone: the per-pair test reads only it
+  Kokkos::View<ShortLookup*> short_;  // per type pair i·width + j: one read decides and finds
   // Tables: interval k of [s0, s0 + n/inv_ds) holds 8 coefficients, energy then F/r, each as
   // a + t (b + t (c + t d)), t ∈ [0, 1). Coulomb per unit C q_i q_j; short range per type pair.
   double s0_ = 0, inv_ds_ = 0;
   int intervals_ = 0;
   Kokkos::View<double* [8]> coulomb_table_;
-  Kokkos::View<double** [8]> short_table_;  // (type pair i·width + j, interval)
+  Kokkos::View<double** [8]> short_table_;  // (table of an unordered type pair, interval)
 };
 
 }  // namespace md
