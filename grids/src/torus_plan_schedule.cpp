@@ -34,75 +34,41 @@ Schedule build_from_plan(const TorusPlan& plan, const Shape& s, std::string_view
   ScheduleBuilder b(algorithm);
   const Cartesian& torus = plan.torus();
   const std::size_t block = s.count * s.elem;
-  const auto bytes = link_bytes(plan, block);
   const int links = 2 * torus.ndims();
-  // One scratch area for a step's messages: the send of each link, then the receive of each
-  // (a node sends on a link what it receives on it: the same sizes).
-  std::size_t area = 0;
-  for (const auto& step : bytes) {
-    std::size_t sum = 0;
-    for (std::size_t x : step) sum += x;
-    area = std::max(area, sum);
-  }
-  const Slice scratch = b.scratch(2 * area);
-  auto block_slice = [&](int origin, std::size_t from, std::size_t to) {
-    return Slice{Buffer::recv, static_cast<std::size_t>(origin) * block + from, to - from};
-  };
-  b.copy(Slice{Buffer::send, 0, block}, block_slice(s.rank, 0, block));
+  b.copy(Slice{Buffer::send, 0, block},
+         Slice{Buffer::recv, static_cast<std::size_t>(s.rank) * block, block});
   // Each piece relative to a receiver x: origin x − displacement.
   auto origin_of = [&](int receiver, const Piece& p) {
     std::vector<int> c = torus.coords(receiver);
     for (std::size_t d = 0; d < c.size(); ++d) c[d] -= p.displacement[d];
     return torus.rank(c);
   };
-  auto unpack = [&](int step) {
-    std::vector<std::size_t> at(static_cast<std::size_t>(links), 0);
-    std::size_t recv_base = area;
-    std::vector<std::size_t> start(static_cast<std::size_t>(links), 0);
-    for (int l = 0; l < links; ++l) {
-      start[static_cast<std::size_t>(l)] = recv_base;
-      recv_base += bytes[static_cast<std::size_t>(step)][static_cast<std::size_t>(l)];
-    }
+  // The shares through one link at one step, in the plan's order, where they lie in the receive
+  // buffer of the member for whom `receiver` gives their origins.
+  std::vector<Extent> pieces;
+  auto shares = [&](int step, int link, int receiver) {
+    pieces.clear();
     for (const Piece& p : plan.arrivals(step)) {
+      if (p.link.index() != link) continue;
       const std::size_t from = share_begin(p, block), to = share_end(p, block);
-      const auto l = static_cast<std::size_t>(p.link.index());
-      b.copy(scratch.sub(start[l] + at[l], to - from), block_slice(origin_of(s.rank, p), from, to));
-      at[l] += to - from;
+      pieces.push_back(
+          Extent{static_cast<std::size_t>(origin_of(receiver, p)) * block + from, to - from});
     }
+    return std::span<const Extent>(pieces);
   };
   for (int step = 0; step < plan.steps(); ++step) {
-    if (step > 0) unpack(step - 1);
-    // Pack, for each link's far end, the shares it gets through that link.
-    std::vector<std::size_t> start(static_cast<std::size_t>(links), 0), at(start.size(), 0);
-    for (int l = 1; l < links; ++l) {
-      start[static_cast<std::size_t>(l)] =
-          start[static_cast<std::size_t>(l) - 1] +
-          bytes[static_cast<std::size_t>(step)][static_cast<std::size_t>(l) - 1];
-    }
-    for (const Piece& p : plan.arrivals(step)) {
-      const int to = torus.neighbour(s.rank, p.link.dim, p.link.dir);
-      const std::size_t from = share_begin(p, block), end = share_end(p, block);
-      const auto l = static_cast<std::size_t>(p.link.index());
-      b.copy(block_slice(origin_of(to, p), from, end), scratch.sub(start[l] + at[l], end - from));
-      at[l] += end - from;
-    }
-    std::size_t recv_at = area;
     for (int l = 0; l < links; ++l) {
-      const std::size_t n = bytes[static_cast<std::size_t>(step)][static_cast<std::size_t>(l)];
       const Link link = Link::of(l);
-      if (n > 0)
-        b.send(torus.neighbour(s.rank, link.dim, link.dir),
-               scratch.sub(start[static_cast<std::size_t>(l)], n));
+      const int to = torus.neighbour(s.rank, link.dim, link.dir);
+      b.send_gathered(to, Buffer::recv, shares(step, l, to));
     }
     for (int l = 0; l < links; ++l) {
-      const std::size_t n = bytes[static_cast<std::size_t>(step)][static_cast<std::size_t>(l)];
       const Link link = Link::of(l);
-      if (n > 0) b.recv(torus.neighbour(s.rank, link.dim, -link.dir), scratch.sub(recv_at, n));
-      recv_at += n;
+      b.recv_scattered(torus.neighbour(s.rank, link.dim, -link.dir), Buffer::recv,
+                       shares(step, l, s.rank));
     }
     b.end_round();
   }
-  if (plan.steps() > 0) unpack(plan.steps() - 1);
   return b.finish();
 }
 

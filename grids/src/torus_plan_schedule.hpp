@@ -1,7 +1,9 @@
 // Any torus allgather plan (torus_plan.hpp) as a ccl schedule, and its cost. One round per step:
-// a node packs, for each link, the shares the neighbour at its far end gets through it, sends
-// one message per link and receives one per link; the next round first unpacks what came into
-// place in the receive buffer. Every member's schedule is the same, translated.
+// a node sends, for each link, one message of the shares the neighbour at its far end gets
+// through it, gathered from where they lie in the receive buffer, and receives one per link,
+// scattered into place (ScheduleBuilder::send_gathered: MPI moves the pieces in place, as
+// QCDOC's DMA engines did; other transports stage them). Every member's schedule is the same,
+// translated.
 //
 // Cost for k' dimensions of size > 1: per round, up to 2k' messages leave one after another and
 // arrive through one receive port (the simulator's one-port clock, followed exactly: all members

@@ -14,6 +14,7 @@
 #include "ccl/grids/torus.hpp"
 #include "ccl/report.hpp"
 #include "ewald/work_meter.hpp"
+#include "md/call_spans.hpp"
 #include "md/decomposition.hpp"
 #include "md/restart.hpp"
 #include "md/thermo.hpp"
@@ -117,7 +118,8 @@ void mpi_calls_row(const ccl::Group& g, const Decomposition::MpiCalls& mine, std
 }
 
 void summary(const System& s, long steps, const ccl::Group& g, const Timers& timers,
-             const Decomposition& d, const ccl::Statistics& stats, std::FILE* log) {
+             const Decomposition& d, const ccl::Statistics& stats, const CallSpans& exchanges,
+             std::FILE* log) {
   const double loop = timers.total();
   if (log != nullptr) {
     std::fprintf(log, "Loop time of %g on %d procs for %ld steps with %ld atoms\n\n", loop,
@@ -143,6 +145,12 @@ void summary(const System& s, long steps, const ccl::Group& g, const Timers& tim
   }
   ccl::print_statistics(g, stats, log != nullptr ? log : stdout);
   mpi_calls_row(g, d.mpi_calls(), log);
+  const double span = exchanges.mean_span(g);
+  if (log != nullptr && span >= 0) {
+    std::fprintf(log,
+                 "Position exchange from the last member's entry to the last exit: %.2f us/call\n",
+                 span * 1e6);
+  }
 }
 
 }  // namespace
@@ -192,13 +200,16 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
   d->reset_mpi_calls();
   ccl::set_timing(true);
   timers = Timers();
+  CallSpans exchanges;
   long since_build = 0;
   const NeighborSettings& nb = s.run.neighbor;
   for (long k = 1; k <= steps; ++k) {
     ++s.step;
     if (s.run.nve) kick_drift(*d, s.mass, dt_kick, dt);
     timers.stamp(Section::modify);
+    exchanges.enter();
     d->exchange_positions();
+    exchanges.leave();
     timers.stamp(Section::comm);
     ++since_build;
     // One reduction per step: how far atoms moved decides the rebuild and the checks.
@@ -233,7 +244,7 @@ void run(System& s, long steps, const RunOptions& options, const ccl::Group& g, 
   timers.stamp(Section::comm);
   const ccl::Statistics stats = ccl::statistics();
   ccl::set_timing(false);
-  summary(s, steps, g, timers, *d, stats, log);
+  summary(s, steps, g, timers, *d, stats, exchanges, log);
   s.atoms = d->gather_atoms();
 }
 

@@ -43,6 +43,43 @@ TEST(ScheduleBuilder, SendOfBytesReceivedThisRoundWaitsForTheRound) {
   EXPECT_EQ(s.round(1).size(), 2u);
 }
 
+TEST(ScheduleBuilder, GatheredTransfersMergeAdjacentPiecesAndStageInScratch) {
+  // Pieces [0,8) [8,16) [32,40) of recv: two extents, 24 bytes, staged in 24 bytes of scratch; a
+  // single piece (after merging) is an ordinary send of it; a receive scattered into bytes the
+  // round's gathered send reads waits for the next round, and so does a send of bytes a
+  // scattered receive of the round writes.
+  using ccl::Extent;
+  ccl::ScheduleBuilder b("t");
+  const Extent three[] = {{0, 8}, {8, 8}, {32, 8}};
+  b.send_gathered(1, Buffer::recv, three);
+  const Extent two_adjacent[] = {{64, 8}, {72, 8}};
+  b.send_gathered(2, Buffer::recv, two_adjacent);
+  const Extent into_sent[] = {{100, 4}, {36, 2}};
+  b.recv_scattered(3, Buffer::recv, into_sent);
+  b.send(4, Slice{Buffer::recv, 101, 1});
+  const ccl::Schedule s = b.finish();
+  ASSERT_EQ(s.rounds(), 3u);
+  ASSERT_EQ(s.round(0).size(), 2u);
+  const ccl::Step& gathered = s.round(0)[0];
+  EXPECT_EQ(gathered.kind, StepKind::send);
+  EXPECT_EQ(gathered.extents, 2u);
+  EXPECT_EQ(gathered.src.buffer, Buffer::scratch);
+  EXPECT_EQ(gathered.src.bytes, 24u);
+  EXPECT_GE(s.scratch_bytes, 24u);
+  const auto pieces = s.extents_of(gathered);
+  ASSERT_EQ(pieces.size(), 2u);
+  EXPECT_EQ(pieces[0], (Extent{0, 16}));
+  EXPECT_EQ(pieces[1], (Extent{32, 8}));
+  const ccl::Step& plain = s.round(0)[1];
+  EXPECT_EQ(plain.extents, 0u);
+  EXPECT_EQ(plain.src, (Slice{Buffer::recv, 64, 16}));
+  EXPECT_EQ(s.round(1)[0].extents, 2u);
+  EXPECT_EQ(s.round(1)[0].kind, StepKind::recv);
+  EXPECT_EQ(s.round(2)[0].peer, 4);
+  EXPECT_EQ(s.plans[0].gathered, 1u);
+  EXPECT_FALSE(s.plans[1].pair);  // a gathered transfer is never a blocking pair
+}
+
 TEST(ScheduleBuilder, RoundConflictsSeeEveryTransferOfTheRound) {
   // Receives in pieces that merge ([0,8) [16,24) [8,16)): a send of any byte of them waits, one
   // just past them does not; a receive into a byte another receive or a send of the round

@@ -32,6 +32,13 @@ struct Slice {
 
 enum class StepKind : std::uint8_t { send, recv, copy, reduce };
 
+// Bytes [offset, offset + bytes) of a buffer: one piece of a gathered send or scattered receive.
+struct Extent {
+  std::size_t offset = 0;
+  std::size_t bytes = 0;
+  friend bool operator==(const Extent&, const Extent&) = default;
+};
+
 // Who copies a large message between two members on one node. Normally both (Copier::both): the
 // sender into the shared-memory rings and the receiver out of them, a pipeline of two copies that
 // beats MPI's single-copy path (a system call per transfer) for one-way traffic such as a chain's.
@@ -63,6 +70,13 @@ struct Step {
   // recv: the next round's first step is a reduce of what this receives, which may be done as
   // the data arrives instead (mark_folds decides; schedule_run.cpp folds).
   bool folds = false;
+  // A gathered send or scattered receive (ScheduleBuilder::send_gathered): the message is
+  // Schedule::extents[first_extent, first_extent + extents) of `gathered`, in that order, and
+  // src (send) or dst (recv) is scratch where the executor stages it when the channel cannot
+  // move the pieces where they lie. 0 extents: an ordinary transfer of src or dst.
+  Buffer gathered = Buffer::recv;
+  std::uint32_t extents = 0;
+  std::uint32_t first_extent = 0;
 };
 
 // How a round is laid out: its first `locals` steps are local (copy, reduce: the builder puts
@@ -75,6 +89,7 @@ struct RoundPlan {
   std::size_t during_bytes = 0;
   std::int32_t send = -1, recv = -1;
   std::uint32_t sends = 0;
+  std::uint32_t gathered = 0;  // transfers with extents
   bool pair = false;
 };
 
@@ -82,8 +97,13 @@ struct Schedule {
   std::vector<Step> steps;
   std::vector<std::uint32_t> round_begin;  // round r is steps [round_begin[r], round_begin[r+1])
   std::vector<RoundPlan> plans;            // per round (ScheduleBuilder::finish fills it)
+  std::vector<Extent> extents;             // the pieces of gathered transfers (Step::first_extent)
   std::size_t scratch_bytes = 0;
   std::string_view algorithm;  // static storage: the name in the algorithm's file
+
+  std::span<const Extent> extents_of(const Step& st) const {
+    return std::span<const Extent>(extents).subspan(st.first_extent, st.extents);
+  }
 
   std::size_t rounds() const { return round_begin.empty() ? 0 : round_begin.size() - 1; }
   std::span<const Step> round(std::size_t r) const {
@@ -104,6 +124,13 @@ class ScheduleBuilder {
   // Transfers of zero bytes are dropped: both sides derive the same sizes from the shape.
   void send(int peer, Slice s, Copier copier = Copier::both);
   void recv(int peer, Slice s, Copier copier = Copier::both);
+  // One message gathered from `pieces` of `buffer`, in their order, or scattered into them on
+  // receipt; adjacent pieces merge, and one piece is an ordinary transfer. Where the channel can
+  // (MPI off the node: a derived datatype, as a torus's DMA engines read and wrote shares where
+  // they lay), the pieces move where they lie; elsewhere the executor stages the message in
+  // scratch reserved here, a copy before the send and one after the round of the receive.
+  void send_gathered(int peer, Buffer buffer, std::span<const Extent> pieces);
+  void recv_scattered(int peer, Buffer buffer, std::span<const Extent> pieces);
   // Zero-byte messages that carry only synchronisation (sync).
   void send_token(int peer);
   void recv_token(int peer);
@@ -140,7 +167,9 @@ class ScheduleBuilder {
   };
 
   void add(const Step& s, bool transfer);
+  void add_gathered(StepKind kind, int peer, Buffer buffer, std::span<const Extent> pieces);
   bool conflicts_in_round(const Step& s) const;
+  bool conflicts_in_round(StepKind kind, Buffer buffer, std::span<const Extent> pieces) const;
   bool touches_transfers(Slice from, Slice to) const;
   Schedule s_;
   Ranges sent_, received_;  // in the current round

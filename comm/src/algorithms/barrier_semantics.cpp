@@ -66,13 +66,17 @@ void replay(ScheduleBuilder& b, const Schedule& s) {
       }
       switch (st.kind) {
         case StepKind::send:
-          if (st.src.bytes == 0)
+          if (st.extents > 0)
+            b.send_gathered(st.peer, st.gathered, s.extents_of(st));
+          else if (st.src.bytes == 0)
             b.send_token(st.peer);
           else
             b.send(st.peer, st.src, st.copier);
           break;
         case StepKind::recv:
-          if (st.dst.bytes == 0)
+          if (st.extents > 0)
+            b.recv_scattered(st.peer, st.gathered, s.extents_of(st));
+          else if (st.dst.bytes == 0)
             b.recv_token(st.peer);
           else
             b.recv(st.peer, st.dst, st.copier);

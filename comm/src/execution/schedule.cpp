@@ -77,6 +77,59 @@ void ScheduleBuilder::recv(int peer, Slice s, Copier copier) {
   add(Step{StepKind::recv, peer, false, {}, s, {}, copier}, true);
 }
 
+bool ScheduleBuilder::conflicts_in_round(StepKind kind, Buffer buffer,
+                                         std::span<const Extent> pieces) const {
+  for (const Extent& e : pieces) {
+    Step st{kind, -1, false, {}, {}, {}};
+    (kind == StepKind::send ? st.src : st.dst) = Slice{buffer, e.offset, e.bytes};
+    if (conflicts_in_round(st)) return true;
+  }
+  return false;
+}
+
+void ScheduleBuilder::add_gathered(StepKind kind, int peer, Buffer buffer,
+                                   std::span<const Extent> pieces) {
+  // Adjacent pieces merge: a run of whole blocks is one.
+  std::vector<Extent> merged;
+  std::size_t total = 0;
+  for (const Extent& e : pieces) {
+    if (e.bytes == 0) continue;
+    total += e.bytes;
+    if (!merged.empty() && merged.back().offset + merged.back().bytes == e.offset) {
+      merged.back().bytes += e.bytes;
+    } else {
+      merged.push_back(e);
+    }
+  }
+  if (merged.size() <= 1) {
+    if (total == 0) return;
+    const Slice one{buffer, merged[0].offset, merged[0].bytes};
+    kind == StepKind::send ? send(peer, one) : recv(peer, one);
+    return;
+  }
+  if (round_has_during_ || conflicts_in_round(kind, buffer, merged)) end_round();
+  Step st{kind, peer, false, {}, {}, {}};
+  (kind == StepKind::send ? st.src : st.dst) = scratch(total);  // the staging, if needed
+  st.gathered = buffer;
+  st.extents = static_cast<std::uint32_t>(merged.size());
+  st.first_extent = static_cast<std::uint32_t>(s_.extents.size());
+  s_.extents.insert(s_.extents.end(), merged.begin(), merged.end());
+  s_.steps.push_back(st);
+  for (const Extent& e : merged) {
+    const Slice piece{buffer, e.offset, e.bytes};
+    kind == StepKind::send ? sent_.add(piece) : received_.add(piece);
+  }
+  round_has_transfer_ = true;
+}
+
+void ScheduleBuilder::send_gathered(int peer, Buffer buffer, std::span<const Extent> pieces) {
+  add_gathered(StepKind::send, peer, buffer, pieces);
+}
+
+void ScheduleBuilder::recv_scattered(int peer, Buffer buffer, std::span<const Extent> pieces) {
+  add_gathered(StepKind::recv, peer, buffer, pieces);
+}
+
 void ScheduleBuilder::send_token(int peer) {
   add(Step{StepKind::send, peer, false, {Buffer::scratch, 0, 0}, {}, {}}, true);
 }
@@ -156,9 +209,10 @@ RoundPlan plan_of(const Schedule& s, std::size_t r) {
         ++recvs;
         break;
     }
+    if (s.steps[i].extents > 0) ++p.gathered;
   }
   p.sends = static_cast<std::uint32_t>(sends);
-  p.pair = sends <= 1 && recvs <= 1;
+  p.pair = sends <= 1 && recvs <= 1 && p.gathered == 0;
   return p;
 }
 }  // namespace
@@ -193,7 +247,9 @@ const Slice& second_operand(const Step& reduce) {
 // left in its own slice is the accumulator itself, or read by no later step before being
 // written again.
 bool may_fold(const Schedule& s, std::size_t r, std::uint32_t at, bool in_place) {
-  if (r + 1 >= s.rounds()) return false;
+  // Gathered transfers read and write where their extents lie, which the checks below do not
+  // follow: schedules with any fold nothing.
+  if (r + 1 >= s.rounds() || !s.extents.empty()) return false;
   auto meet = [in_place](const Slice& a, const Slice& b) { return may_meet(a, b, in_place); };
   const Step& recv = s.steps[at];
   const Step& reduce = s.steps[s.round_begin[r + 1]];

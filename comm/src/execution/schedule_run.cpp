@@ -103,7 +103,50 @@ void ScheduleRun::run_locals() {
   if (const std::uint32_t n = s_->plans[round_].locals; n > skip) {
     run_local_steps(begin + skip, begin + n);
   }
+  if (s_->plans[round_].gathered > 0) stage_gathered(StepKind::send);
   if (clocked_) path_.locals_done();
+}
+
+// Gathered transfers the channel cannot move where their pieces lie go through their staging
+// slice: sends packed before the round's transfers are posted, receives unpacked once it ends.
+void ScheduleRun::stage_gathered(StepKind kind) {
+  const std::uint32_t begin = s_->round_begin[round_] + s_->plans[round_].locals;
+  const std::uint32_t end = s_->round_begin[round_ + 1] - s_->plans[round_].during;
+  std::size_t copied = 0;
+  for (std::uint32_t i = begin; i < end; ++i) {
+    const Step& st = s_->steps[i];
+    if (st.extents == 0 || st.kind != kind) continue;
+    const Slice& staging = kind == StepKind::send ? st.src : st.dst;
+    if (channel_->gathers(st.peer, staging.bytes)) continue;
+    std::byte* const base = binding_.base[static_cast<int>(st.gathered)];
+    std::byte* at = binding_.at(staging);
+    for (const Extent& e : s_->extents_of(st)) {
+      if (kind == StepKind::send) {
+        copy_bytes(at, base + e.offset, e.bytes);
+      } else {
+        copy_bytes(base + e.offset, at, e.bytes);
+      }
+      at += e.bytes;
+    }
+    copied += staging.bytes;
+  }
+  if (const LocalWorkHook hook = local_work_hook(); hook != nullptr && copied > 0) hook(copied, 0);
+}
+
+// A gathered transfer the channel moves where its pieces lie; false: it goes staged.
+bool ScheduleRun::post_gathered(const Step& st) {
+  const bool send = st.kind == StepKind::send;
+  const std::size_t bytes = send ? st.src.bytes : st.dst.bytes;
+  if (st.extents == 0 || !channel_->gathers(st.peer, bytes)) return false;
+  std::byte* const base = binding_.base[static_cast<int>(st.gathered)];
+  if (send) {
+    channel_->send_gathered(st.peer, tag_, base, s_->extents_of(st), bytes, handles_);
+    traffic_->messages += 1;
+    traffic_->bytes += bytes;
+  } else {
+    channel_->recv_scattered(st.peer, tag_, base, s_->extents_of(st), bytes, handles_);
+  }
+  return true;
 }
 
 void ScheduleRun::run_during() {
@@ -258,7 +301,8 @@ bool ScheduleRun::receive_in_turn(std::uint32_t& from) {
   const std::uint32_t begin = s_->round_begin[round_] + plan.locals;
   const std::uint32_t end = s_->round_begin[round_ + 1] - plan.during;
   from = begin;
-  if (plan.sends > 0 || end - begin < 2 || !shm_ || plan.during_bytes > kOverlapWorth) {
+  if (plan.sends > 0 || end - begin < 2 || !shm_ || plan.during_bytes > kOverlapWorth ||
+      plan.gathered > 0) {
     return false;
   }
   for (std::uint32_t i = begin; i < end; ++i) {
@@ -286,6 +330,7 @@ void ScheduleRun::post_transfers(std::uint32_t from) {
   if (s_->plans[round_].sends > 1 && shm_) ready_cells(begin, end);
   for (std::uint32_t i = begin; i < end; ++i) {
     const Step& st = s_->steps[i];
+    if (st.extents > 0 && post_gathered(st)) continue;
     const bool direct = goes_direct(st);
     if (st.kind == StepKind::send && !direct && shm_) {
       if (const std::uint32_t taken = send_shared(i, end); taken > 0) {
@@ -370,6 +415,7 @@ void ScheduleRun::end_round() {
   // Handles of a clocked channel are the round's receives, in posting order.
   if (clocked_) path_.end_round(s_->round(round_), *clocked_, handles_);
   channel_->end_round(handles_);
+  if (s_->plans[round_].gathered > 0) stage_gathered(StepKind::recv);
   sent_now_.clear();
   handles_inexact_ = false;
   posted_ = false;

@@ -59,6 +59,12 @@ class ScheduleRun final : public Stage {
   // only for rounds whose copies exceed kCopyFirstAbove: most rounds have none.
   void copy_before_sends(std::uint32_t begin, std::uint32_t end);
   void run_local_steps(std::uint32_t begin, std::uint32_t end);
+  // The round's gathered sends packed into (or receives unpacked from) their staging slices,
+  // where the channel cannot move their pieces in place.
+  void stage_gathered(StepKind kind);
+  // Post gathered step `st` with its pieces in place when the channel can; false: it goes
+  // staged, as an ordinary transfer of its staging slice.
+  bool post_gathered(const Step& st);
   void end_round();
   // block(): the round's transfers (after its local steps) as one blocking call when they are
   // at most one send and one receive and the channel has such a call; false: post them instead.

@@ -8,7 +8,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
+
+#include "ccl/schedule.hpp"
 
 #include <mpi.h>
 
@@ -43,6 +46,17 @@ class Channel {
                     Handles& hs) = 0;
   virtual void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes,
                     Handles& hs) = 0;
+  // Whether a message of `bytes` to or from `peer` may be gathered from, or scattered into,
+  // extents of a buffer where they lie (send_gathered, recv_scattered). Where not, the executor
+  // stages it. Both sides of a transfer decide alike from the peer and the size.
+  virtual bool gathers(int /*peer*/, std::size_t /*bytes*/) const { return false; }
+  // The message is `pieces` of the buffer at `base`, in order, `bytes` in all.
+  virtual void send_gathered(int /*peer*/, std::uint64_t /*tag*/, const std::byte* /*base*/,
+                             std::span<const Extent> /*pieces*/, std::size_t /*bytes*/,
+                             Handles& /*hs*/) {}
+  virtual void recv_scattered(int /*peer*/, std::uint64_t /*tag*/, std::byte* /*base*/,
+                              std::span<const Extent> /*pieces*/, std::size_t /*bytes*/,
+                              Handles& /*hs*/) {}
   // True when every transfer in hs completed; never blocks.
   virtual bool test_all(Handles& hs) = 0;
   // Block until every transfer in hs completed.

@@ -102,6 +102,53 @@ ShmOp* MpiChannel::shm_op(bool is_send, int local, std::uint64_t tag, const std:
   return op;
 }
 
+namespace {
+
+// The pieces as one datatype of bytes at their offsets from the buffer's base. Committed for one
+// transfer and freed once posted (MPI keeps what a pending transfer needs). Both sides count
+// `bytes` alike, so a gathered send matches a plain receive and the other way round.
+MPI_Datatype pieces_type(std::span<const Extent> pieces) {
+  std::vector<int> lengths;
+  std::vector<MPI_Aint> offsets;
+  lengths.reserve(pieces.size());
+  offsets.reserve(pieces.size());
+  for (const Extent& e : pieces) {
+    lengths.push_back(static_cast<int>(e.bytes));
+    offsets.push_back(static_cast<MPI_Aint>(e.offset));
+  }
+  MPI_Datatype t;
+  check_mpi(MPI_Type_create_hindexed(static_cast<int>(pieces.size()), lengths.data(),
+                                     offsets.data(), MPI_BYTE, &t),
+            "MPI_Type_create_hindexed");
+  check_mpi(MPI_Type_commit(&t), "MPI_Type_commit");
+  return t;
+}
+
+// One message of the pieces' datatype, sent or received.
+void post_pieces(bool send, MPI_Comm comm, int peer, std::uint64_t tag, std::byte* base,
+                 std::span<const Extent> pieces, Handles& hs) {
+  MPI_Datatype t = pieces_type(pieces);
+  MPI_Request r;
+  const int rc = send ? MPI_Isend(base, 1, t, peer, static_cast<int>(tag), comm, &r)
+                      : MPI_Irecv(base, 1, t, peer, static_cast<int>(tag), comm, &r);
+  MPI_Type_free(&t);
+  check_mpi(rc, send ? "MPI_Isend" : "MPI_Irecv");
+  add_request(hs, r);
+}
+
+}  // namespace
+
+void MpiChannel::send_gathered(int peer, std::uint64_t tag, const std::byte* base,
+                               std::span<const Extent> pieces, std::size_t /*bytes*/, Handles& hs) {
+  post_pieces(true, comm_, peer, tag, const_cast<std::byte*>(base), pieces, hs);
+}
+
+void MpiChannel::recv_scattered(int peer, std::uint64_t tag, std::byte* base,
+                                std::span<const Extent> pieces, std::size_t /*bytes*/,
+                                Handles& hs) {
+  post_pieces(false, comm_, peer, tag, base, pieces, hs);
+}
+
 void MpiChannel::send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
                       Handles& hs) {
   if (plain_direct(peer, bytes)) {

@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include <climits>
 #include <vector>
 
 #include "ccl/pgid.hpp"
@@ -38,6 +39,16 @@ class MpiChannel final : public Channel, public ShmPaths {
   void send(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
             Handles& hs) override;
   void recv(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes, Handles& hs) override;
+  // Off the node (or with no fabric), as one MPI message of an indexed datatype: the MPI library
+  // reads and writes the pieces where they lie. On the node the rings need a copy anyway.
+  bool gathers(int peer, std::size_t bytes) const override {
+    return bytes <= static_cast<std::size_t>(INT_MAX) &&
+           (fabric_ == nullptr || local_[static_cast<std::size_t>(peer)] < 0);
+  }
+  void send_gathered(int peer, std::uint64_t tag, const std::byte* base,
+                     std::span<const Extent> pieces, std::size_t bytes, Handles& hs) override;
+  void recv_scattered(int peer, std::uint64_t tag, std::byte* base, std::span<const Extent> pieces,
+                      std::size_t bytes, Handles& hs) override;
   void send_direct(int peer, std::uint64_t tag, const std::byte* data, std::size_t bytes,
                    Copier copier, Handles& hs) override;
   void recv_direct(int peer, std::uint64_t tag, std::byte* data, std::size_t bytes, Copier copier,

@@ -20,8 +20,8 @@ struct StepTally {
   std::size_t busiest() const;          // largest message: the step's time on its links
 };
 
-// The schedule must unpack each step's messages into the receive buffer at the start of the
-// next round (as torus_qcdoc does); block_bytes tells blocks apart by their offset.
+// The schedule must receive each step's messages scattered into place in the receive buffer
+// (as the torus allgathers do); block_bytes tells blocks apart by their offset.
 std::vector<StepTally> tally_steps(const Schedule& s, std::size_t block_bytes);
 
 struct TorusTiming {
