@@ -12,7 +12,6 @@ using detail::Sums;
 OwnedEwald::OwnedEwald(const std::vector<KGroup>& groups, double g, const Vec3& box, double qqr2e)
     : groups_(groups), g_(g), qqr2e_(qqr2e), box_(box) {
   for (const KGroup& grp : groups_) {
-    first_value_.push_back(2 * vectors_);
     vectors_ += std::size_t(__builtin_popcount(grp.slots));
     nmax_[0] = std::max(nmax_[0], int(grp.nx));
     nmax_[1] = std::max(nmax_[1], int(grp.ny));
@@ -24,11 +23,11 @@ void OwnedEwald::sum_factors(const Positions& x, const Charges& q, std::size_t f
                              std::size_t last, std::span<double> factors) {
   tables_.build(x, first, last, box_, nmax_);
   const WorkRegion region(Kernel::factors, double(groups_.size()) * double(last - first));
+  std::size_t v = 0;  // the groups' values follow one another, a pair per slot
   for (std::size_t k = 0; k < groups_.size(); ++k) {
     const KGroup& grp = groups_[k];
     const Sums total = detail::group_factors(tables_, q, std::size_t(grp.nx), std::size_t(grp.ny),
                                              std::size_t(grp.nz));
-    std::size_t v = first_value_[k];
     for (int slot = 0; slot < 4; ++slot) {
       if (grp.weight(slot) <= 0) continue;
       factors[v++] = total.v[2 * slot];
@@ -41,12 +40,12 @@ Energy OwnedEwald::forces(const Charges& q, std::span<const double> factors, con
   const double c_energy = qqr2e_ * 2 * M_PI / (box_[0] * box_[1] * box_[2]);
   Energy out;
   const WorkRegion region(Kernel::forces, double(groups_.size()) * double(tables_.n));
+  std::size_t v = 0;
   for (std::size_t k = 0; k < groups_.size(); ++k) {
     const KGroup& grp = groups_[k];
     const Vec3 kv = grp.k(box_);
     const double k2 = grp.k2(box_);
     double coef_re[4] = {0, 0, 0, 0}, coef_im[4] = {0, 0, 0, 0};
-    std::size_t v = first_value_[k];
     for (int slot = 0; slot < 4; ++slot) {
       const double w = grp.weight(slot);
       if (w <= 0) continue;
@@ -58,7 +57,7 @@ Energy OwnedEwald::forces(const Charges& q, std::span<const double> factors, con
       coef_im[slot] = 2 * c_energy * w * im;
     }
     detail::group_forces(tables_, q, std::size_t(grp.nx), std::size_t(grp.ny), std::size_t(grp.nz),
-                         coef_re, coef_im, kv[0], kv[1], kv[2], f);
+                         coef_re, coef_im, kv[0], kv[1], kv[2], f, tables_.first);
   }
   return out;
 }

@@ -165,8 +165,9 @@ class PppmKspace : public Kspace {
     for (const std::size_t c : recv_counts_) total += c;
     recv_.resize(total);
     ccl::indexv(group_, send_, send_counts_, recv_, recv_counts_);
+    const std::size_t first = starts[static_cast<std::size_t>(group_.rank())];  // f's row 0
     for (std::size_t k = 0; k < total; k += 4) {
-      const auto i = static_cast<std::size_t>(recv_[k]);
+      const auto i = static_cast<std::size_t>(recv_[k]) - first;
       for (std::size_t d = 0; d < 3; ++d) f(i, d) += recv_[k + 1 + d];
     }
     sums_.assign({mine.energy, mine.virial});

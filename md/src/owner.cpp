@@ -18,8 +18,7 @@ void Owner::rebuild_neighbors() {
 }
 
 Terms Owner::compute_forces(Timers& timers) {
-  // Only the owned rows are written (and read by the integrator).
-  clear_forces(Kokkos::subview(f_, Kokkos::make_pair(first_, first_ + owned()), Kokkos::ALL));
+  clear_forces(f_);
   const Terms pair = in_->pair_owned(x_, q_all_, type_all_, full_, f_, timers);
   return in_->kspace_owned(x_, q_all_, starts_, f_, pair, timers);
 }

@@ -174,6 +174,7 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
   const auto coulomb = coulomb_table_;
   const auto shorts = short_table_;
   const std::size_t first = list.row_begin();
+  const std::size_t f_first = rows_only ? first : 0;  // f's row 0: all atoms, or the list's rows
   const auto shifts = list.shifts;
   const double cut_coul2 = cut_coul2_, g = g_, qqr2e = qqr2e_;
   const double s0 = s0_, inv_ds = inv_ds_;
@@ -249,9 +250,9 @@ PairEnergy PairStyle::compute(const Positions& x, const Charges& q, const Types&
           }
           virial += r2 * fpair;
         }
-        f(i, 0) += fx;
-        f(i, 1) += fy;
-        f(i, 2) += fz;
+        f(i - f_first, 0) += fx;
+        f(i - f_first, 1) += fy;
+        f(i - f_first, 2) += fz;
         ec += e_coul;
         ev += e_short;
         w += virial;

@@ -34,7 +34,8 @@ Replicated::Replicated(const System& s, const ccl::Group& group, std::FILE* log,
   ccl::prefix(group, std::span<const long>(&count, 1), std::span<long>(&end, 1), ccl::sum);
   first_ = static_cast<std::size_t>(end) - owned();
   x_ = Positions("x", natoms_);
-  f_ = Forces("f", natoms_ + 2);
+  // Owner-computes (no lists built here) computes its own atoms' forces only.
+  f_ = Forces("f", build_lists ? natoms_ + 2 : owned());
   q_all_ = Charges("q", natoms_);
   type_all_ = Types("type", natoms_);
   for (std::size_t i = 0; i < owned(); ++i) {

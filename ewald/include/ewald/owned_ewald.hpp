@@ -31,12 +31,12 @@ class OwnedEwald {
   void sum_factors(const Positions& x, const Charges& q, std::size_t first, std::size_t last,
                    std::span<double> factors);
   // Forces on the atoms of the last sum_factors (at the positions it saw: it keeps their phase
-  // tables), added into f, from the summed factors; the energy and virial of the whole system.
+  // tables), added into f, which holds just those atoms (row 0: the first), from the summed
+  // factors; the energy and virial of the whole system.
   Energy forces(const Charges& q, std::span<const double> factors, const Forces& f);
 
  private:
   const std::vector<KGroup>& groups_;
-  std::vector<std::size_t> first_value_;  // per group, its first value in the factors
   std::size_t vectors_ = 0;
   double g_, qqr2e_;
   Vec3 box_;

@@ -113,12 +113,14 @@ inline Sums group_factors(const PhaseTables& t, const Charges& q, std::size_t mx
 }
 
 // Adds the group's forces on the tables' atoms into f: F_i = q_i k Σ_slots (sin·coef_re −
-// cos·coef_im), coef = 2 C (2π/V) w S of each slot, k = (kx, ±ky, ±kz).
+// cos·coef_im), coef = 2 C (2π/V) w S of each slot, k = (kx, ±ky, ±kz). Row f_first of f is
+// atom 0 (f holds all atoms), or the tables' first atom (f holds just theirs).
 inline void group_forces(const PhaseTables& t, const Charges& q, std::size_t mx, std::size_t my,
                          std::size_t mz, const double coef_re[4], const double coef_im[4],
-                         double kx, double ky, double kz, const Forces& f) {
+                         double kx, double ky, double kz, const Forces& f,
+                         std::size_t f_first = 0) {
   const Table cx = t.c[0], sx = t.s[0], cy = t.c[1], sy = t.s[1], cz = t.c[2], sz = t.s[2];
-  const std::size_t first = t.first;
+  const std::size_t first = t.first, row = t.first - f_first;
   const double re[4] = {coef_re[0], coef_re[1], coef_re[2], coef_re[3]};
   const double im[4] = {coef_im[0], coef_im[1], coef_im[2], coef_im[3]};
   Kokkos::parallel_for(
@@ -129,9 +131,9 @@ inline void group_forces(const PhaseTables& t, const Charges& q, std::size_t mx,
         double a[4];
         for (int slot = 0; slot < 4; ++slot)
           a[slot] = qi * (e.im[slot] * re[slot] - e.re[slot] * im[slot]);
-        f(first + i, 0) += kx * (a[0] + a[1] + a[2] + a[3]);
-        f(first + i, 1) += ky * (a[0] + a[1] - a[2] - a[3]);
-        f(first + i, 2) += kz * (a[0] - a[1] + a[2] - a[3]);
+        f(row + i, 0) += kx * (a[0] + a[1] + a[2] + a[3]);
+        f(row + i, 1) += ky * (a[0] + a[1] - a[2] - a[3]);
+        f(row + i, 2) += kz * (a[0] - a[1] + a[2] - a[3]);
       });
 }
 }  // namespace ewald::detail

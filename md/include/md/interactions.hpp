@@ -59,10 +59,12 @@ class Interactions {
   // This member's k-space share over all atoms (and on member 0 the self and background terms),
   // forces added into f.
   Terms kspace_share(const Positions& x, const Charges& q, const Forces& f, Timers& timers);
-  // Owner-computes: the rows' own forces from a full list (half of each pair's energy and virial).
+  // Owner-computes: the rows' own forces from a full list (half of each pair's energy and
+  // virial), into f, which holds the rows' atoms only.
   Terms pair_owned(const Positions& x, const Charges& q, const Types& type,
                    const NeighborList& full_list, const Forces& f, Timers& timers) const;
-  // Owner-computes: the k-space forces on this member's atoms (Kspace::compute_owned) and the
+  // Owner-computes: the k-space forces on this member's atoms, which are all f holds
+  // (Kspace::compute_owned), and the
   // system's terms, the same on every member: `pair` holds this member's pair terms, summed over
   // the members in the k-space's own exchange.
   Terms kspace_owned(const Positions& x, const Charges& q, std::span<const std::size_t> starts,

@@ -21,7 +21,8 @@ class Kspace {
   virtual ewald::Energy compute(const ewald::Positions& x, const ewald::Charges& q,
                                 const ewald::Forces& f) = 0;
   // Owner-computes (md/owner.hpp): member w owns atoms [starts[w], starts[w + 1]); the forces on
-  // this member's atoms only, added into f, from every atom's position; the energy and virial of
+  // this member's atoms only, added into f, which holds just them (row 0: atom starts[w]), from
+  // every atom's position; the energy and virial of
   // the whole k-space, the same on every member. The members' `extra` values (their pair terms)
   // are summed along the way, in place.
   virtual ewald::Energy compute_owned(const ewald::Positions& x, const ewald::Charges& q,

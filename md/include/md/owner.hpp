@@ -23,6 +23,7 @@ class Owner : public Replicated {
 
   void rebuild_neighbors() override;
   Terms compute_forces(Timers& timers) override;
+  const double* f_owned() const override { return f_.data(); }  // f_ holds the owned atoms only
   long neighbor_pairs() const override { return static_cast<long>(full_.pairs()); }
   long neighbor_builds() const override { return full_.builds(); }
 

@@ -54,8 +54,9 @@ class PairStyle {
   double max_cutoff() const { return max_cutoff_; }
 
   // Pairs of the list, forces added into f (on both atoms of each pair). rows_only (a full list,
-  // owner-computes): forces on the rows' atoms only, and half of each pair's energy and virial,
-  // the other half being its partner's row's.
+  // owner-computes): forces on the rows' atoms only, which are all f holds (its row r is the
+  // list's row r), and half of each pair's energy and virial, the other half being its
+  // partner's row's.
   PairEnergy compute(const Positions& x, const Charges& q, const Types& type,
                      const NeighborList& list, const Forces& f, bool rows_only = false) const;
 

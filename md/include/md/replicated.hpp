@@ -33,12 +33,14 @@ class Replicated : public Decomposition {
   std::size_t natoms() const { return natoms_; }
 
  protected:
-  // build_lists false: the derived decomposition builds its own lists (owner.hpp).
+  // build_lists false: the derived decomposition builds its own lists and f_ holds the owned
+  // atoms' forces only (owner.hpp).
   Replicated(const System& s, const ccl::Group& group, std::FILE* log, bool mpi_allgather,
              bool build_lists);
   std::size_t natoms_, first_ = 0;
   Positions x_;  // all atoms
-  Forces f_;     // all atoms, plus two rows that carry the energy terms in the combine
+  Forces
+      f_;  // all atoms, plus two rows that carry the energy terms in the combine (owner: its own)
   Charges q_all_;
   Types type_all_;
   std::unique_ptr<Interactions> in_;
