@@ -136,10 +136,14 @@ MultilinkPlan::MultilinkPlan(const Cartesian& torus) : TorusPlan(torus) {
   arrivals_.assign(static_cast<std::size_t>(torus_.torus_diameter()), {});
   blocks_.assign(arrivals_.size(), 0);
   std::vector<std::vector<std::vector<int>>> by_step(arrivals_.size());
-  for (std::vector<int>& x : displacements()) {
+  std::vector<std::vector<std::uint32_t>> origins(arrivals_.size());  // beside by_step's blocks
+  std::vector<std::vector<int>> all = displacements();
+  for (std::size_t o = 1; o <= all.size(); ++o) {
+    std::vector<int>& x = all[o - 1];
     int hops = 0;
     for (int d = 0; d < k; ++d) hops += distance(d, x[static_cast<std::size_t>(d)]);
     by_step[static_cast<std::size_t>(hops - 1)].push_back(std::move(x));
+    origins[static_cast<std::size_t>(hops - 1)].push_back(static_cast<std::uint32_t>(o));
   }
   for (std::size_t s = 0; s < by_step.size(); ++s) {
     const auto& blocks = by_step[s];
@@ -174,7 +178,7 @@ MultilinkPlan::MultilinkPlan(const Cartesian& torus) : TorusPlan(torus) {
         for (std::size_t l = 0; l < classes[c].links.size(); ++l) {
           if (units[l] == 0) continue;
           arrivals_[s].push_back(
-              Piece{blocks[i], Link::of(classes[c].links[l]), first, units[l], kUnits});
+              Piece{origins[s][i], Link::of(classes[c].links[l]), first, units[l], kUnits});
           first += units[l];
         }
       }

@@ -11,7 +11,9 @@ QcdocPlan::QcdocPlan(const Cartesian& torus) : TorusPlan(torus) {
   }
   arrivals_.assign(static_cast<std::size_t>(links_ / 2 * group_steps_), {});
   blocks_.assign(arrivals_.size(), 0);
-  for (const std::vector<int>& displacement : displacements()) {
+  const std::vector<std::vector<int>> all = displacements();
+  for (std::size_t o = 1; o <= all.size(); ++o) {
+    const std::vector<int>& displacement = all[o - 1];
     int nonzero = 0, smallest = 0;
     for (int d = 0; d < k; ++d) {
       const int a = distance(d, displacement[static_cast<std::size_t>(d)]);
@@ -40,7 +42,7 @@ QcdocPlan::QcdocPlan(const Cartesian& torus) : TorusPlan(torus) {
     for (const Link& l : through) {
       const std::uint32_t units =
           antipodal(l.dim, displacement[static_cast<std::size_t>(l.dim)]) ? 1 : 2;
-      arrivals_[step].push_back(Piece{displacement, l, first, units, den});
+      arrivals_[step].push_back(Piece{static_cast<std::uint32_t>(o), l, first, units, den});
       first += units;
     }
     ++blocks_[step];

@@ -37,12 +37,6 @@ Schedule build_from_plan(const TorusPlan& plan, const Shape& s, std::string_view
   const int links = 2 * torus.ndims();
   b.copy(Slice{Buffer::send, 0, block},
          Slice{Buffer::recv, static_cast<std::size_t>(s.rank) * block, block});
-  // Each piece relative to a receiver x: origin x − displacement.
-  auto origin_of = [&](int receiver, const Piece& p) {
-    std::vector<int> c = torus.coords(receiver);
-    for (std::size_t d = 0; d < c.size(); ++d) c[d] -= p.displacement[d];
-    return torus.rank(c);
-  };
   // The shares through one link at one step, in the plan's order, where they lie in the receive
   // buffer of the member for whom `receiver` gives their origins.
   std::vector<Extent> pieces;
@@ -52,7 +46,7 @@ Schedule build_from_plan(const TorusPlan& plan, const Shape& s, std::string_view
       if (p.link.index() != link) continue;
       const std::size_t from = share_begin(p, block), to = share_end(p, block);
       pieces.push_back(
-          Extent{static_cast<std::size_t>(origin_of(receiver, p)) * block + from, to - from});
+          Extent{static_cast<std::size_t>(plan.origin_of(receiver, p)) * block + from, to - from});
     }
     return std::span<const Extent>(pieces);
   };

@@ -65,15 +65,16 @@ TEST(GridsQcdocPlan, BlocksPerStepMatchTheDefinitionAndEveryShareHasASender) {
     for (int s = 0; s < plan.steps(); ++s) {
       got.push_back(plan.blocks(s));
       for (const auto& p : plan.arrivals(s)) {
-        ASSERT_EQ(step_of(t, p.displacement, R), s) << text;
+        const std::vector<int> displacement = plan.displacement(p);
+        ASSERT_EQ(step_of(t, displacement, R), s) << text;
         // The sender, one hop back along the link, holds the block before this step.
-        std::vector<int> back = p.displacement;
+        std::vector<int> back = displacement;
         back[static_cast<std::size_t>(p.link.dim)] -= p.link.dir;
         const int sender_step = step_of(t, back, R);
         EXPECT_LT(sender_step, s) << text << ": a share sent before its sender has it";
-        EXPECT_EQ(units[p.displacement], p.first) << text << ": shares out of order";
-        units[p.displacement] += p.units;
-        den[p.displacement] = p.den;
+        EXPECT_EQ(units[displacement], p.first) << text << ": shares out of order";
+        units[displacement] += p.units;
+        den[displacement] = p.den;
       }
     }
     EXPECT_EQ(got, brute_force_blocks(t, R, plan.steps())) << text;
@@ -151,13 +152,14 @@ TEST(GridsMultilinkPlan, EveryBlockAtItsHopDistanceWholeOnceFromANodeThatHasIt) 
     for (int s = 0; s < plan.steps(); ++s) {
       blocks += plan.blocks(s);
       for (const auto& p : plan.arrivals(s)) {
-        ASSERT_EQ(hops(p.displacement), s + 1) << text;
-        std::vector<int> back = p.displacement;
+        const std::vector<int> displacement = plan.displacement(p);
+        ASSERT_EQ(hops(displacement), s + 1) << text;
+        std::vector<int> back = displacement;
         back[static_cast<std::size_t>(p.link.dim)] -= p.link.dir;
         EXPECT_EQ(hops(back), s) << text << ": a share from a node no nearer the origin";
-        EXPECT_EQ(units[p.displacement], p.first) << text;
+        EXPECT_EQ(units[displacement], p.first) << text;
         EXPECT_EQ(p.den, ccl::grids::MultilinkPlan::kUnits);
-        units[p.displacement] += p.units;
+        units[displacement] += p.units;
       }
     }
     EXPECT_EQ(blocks, t.size() - 1) << text;

@@ -21,11 +21,13 @@ struct Link {
   friend bool operator==(const Link&, const Link&) = default;
 };
 
-// One share of a block arriving at a node: from the origin at `displacement` before it (origin =
-// receiver − displacement, each coordinate in (−t/2, t/2]), the units [first, first + units) of
-// the block cut into `den` equal units, through `link`.
+// One share of a block arriving at a node: from `origin`, the block's origin as seen from node 0
+// (for receiver x, the node at coords(x) + coords(origin); TorusPlan::displacement gives
+// receiver − origin), the units [first, first + units) of the block cut into `den` equal units,
+// through `link`. 20 bytes and no allocation: a plan on 4,096 nodes holds some 20,000, in every
+// simulated rank.
 struct Piece {
-  std::vector<int> displacement;
+  std::uint32_t origin = 0;
   Link link;
   std::uint32_t first = 0, units = 0, den = 1;
 };
@@ -47,8 +49,12 @@ class TorusPlan {
   // directions reach it (t/2 on a ring of even size t).
   int distance(int d, int delta) const;
   bool antipodal(int d, int delta) const;
-  // The displacement of every origin but the receiver itself, each coordinate in (−t/2, t/2].
+  // The displacement of every origin but the receiver itself, each coordinate in (−t/2, t/2]:
+  // entry o − 1 is origin o's (as seen from node 0).
   std::vector<std::vector<int>> displacements() const;
+  std::vector<int> displacement(const Piece& p) const;
+  // The node a piece comes from when `receiver` receives it.
+  int origin_of(int receiver, const Piece& p) const;
 
  protected:
   explicit TorusPlan(const Cartesian& torus);
