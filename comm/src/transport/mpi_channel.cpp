@@ -388,10 +388,17 @@ void MpiChannel::wait_all(Handles& hs) {
     while (!test_all(hs)) idle_waiting(hs, began);
     return;
   }
-  if (hs.empty()) return;
-  check_mpi(
-      MPI_Waitall(static_cast<int>(hs.requests.size()), hs.requests.data(), MPI_STATUSES_IGNORE),
-      "MPI_Waitall");
+  // In slices of kWaitSlice requests: every request is posted and progresses whichever slice is
+  // waited on, so the round ends as before. SimGrid's wait on many requests registers the wait
+  // with each and unregisters it from each, by a list walk, as one completes: a root taking
+  // 4,095 messages on 4,096 simulated ranks spent 4.5 s of host time in one wait, 1.4 s in
+  // slices of 64.
+  constexpr std::size_t kWaitSlice = 64;
+  for (std::size_t at = 0; at < hs.requests.size(); at += kWaitSlice) {
+    const std::size_t n = std::min(kWaitSlice, hs.requests.size() - at);
+    check_mpi(MPI_Waitall(static_cast<int>(n), hs.requests.data() + at, MPI_STATUSES_IGNORE),
+              "MPI_Waitall");
+  }
 }
 
 std::vector<bool> MpiChannel::unfinished(Handles& hs) {
