@@ -11,8 +11,8 @@ using detail::Sums;
 
 OwnedEwald::OwnedEwald(const std::vector<KGroup>& groups, double g, const Vec3& box, double qqr2e)
     : groups_(groups), g_(g), qqr2e_(qqr2e), box_(box) {
+  vectors_ = k_vector_count(groups_);
   for (const KGroup& grp : groups_) {
-    vectors_ += std::size_t(__builtin_popcount(grp.slots));
     nmax_[0] = std::max(nmax_[0], int(grp.nx));
     nmax_[1] = std::max(nmax_[1], int(grp.ny));
     nmax_[2] = std::max(nmax_[2], int(grp.nz));
@@ -29,7 +29,7 @@ void OwnedEwald::sum_factors(const Positions& x, const Charges& q, std::size_t f
     const Sums total = detail::group_factors(tables_, q, std::size_t(grp.nx), std::size_t(grp.ny),
                                              std::size_t(grp.nz));
     for (int slot = 0; slot < 4; ++slot) {
-      if (grp.weight(slot) <= 0) continue;
+      if (!grp.member(slot)) continue;
       factors[v++] = total.v[2 * slot];
       factors[v++] = total.v[2 * slot + 1];
     }
@@ -47,8 +47,8 @@ Energy OwnedEwald::forces(const Charges& q, std::span<const double> factors, con
     const double k2 = grp.k2(box_);
     double coef_re[4] = {0, 0, 0, 0}, coef_im[4] = {0, 0, 0, 0};
     for (int slot = 0; slot < 4; ++slot) {
-      const double w = grp.weight(slot);
-      if (w <= 0) continue;
+      if (!grp.member(slot)) continue;  // the values are the members', as k_vector_count counts
+      const double w = grp.w;
       const double re = factors[v++], im = factors[v++];
       const double s2 = re * re + im * im;
       out.energy += c_energy * w * s2;

@@ -27,7 +27,8 @@ struct KGroup {
   std::int16_t nx, ny, nz;
   std::uint8_t slots;
   double w;
-  double weight(int slot) const { return (slots >> slot & 1) ? w : 0.0; }
+  bool member(int slot) const { return (slots >> slot & 1) != 0; }
+  double weight(int slot) const { return member(slot) ? w : 0.0; }
   // k = 2π (nx/Lx, ny/Ly, nz/Lz), the + + slot's, and |k|².
   Vec3 k(const Vec3& box) const {
     return {2 * M_PI / box[0] * nx, 2 * M_PI / box[1] * ny, 2 * M_PI / box[2] * nz};
