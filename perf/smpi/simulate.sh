@@ -15,7 +15,11 @@
 # not. Broadcasts are SMPI's binomial tree: the Open MPI selector's broadcast, which SMPI runs
 # to set up every new communicator, first detects the nodes' layout by a ring allgather over the
 # whole communicator, kept per member (3 MPI_Comm_dup on 512 simulated ranks: 31 s of host time
-# and 266 MB; with the binomial tree 0.2 s and 69 MB).
+# and 266 MB; with the binomial tree 0.2 s and 69 MB). No send is detached
+# (smpi/send-is-detached-thresh:0): SimGrid keeps every detached message on one list that each
+# completion walks, so a round in which thousands of ranks send costs time quadratic in them (a
+# 4,096-rank run spent 99.9% of its host time there); the simulated times do not change (a
+# 1,024-node ewald-md step: the same to the last digit).
 set -euo pipefail
 work=$1 platform=$2 np=$3
 shift 3
@@ -27,4 +31,5 @@ while [[ "${1:-}" == --cfg=* ]]; do
 done
 TMPDIR="$work" exec smpirun -np "$np" -platform "$platform.xml" -hostfile "$platform.hosts" \
   --cfg=smpi/host-speed:1Gf --cfg=smpi/privatize-libs:libtrilinos_kokkoscore.so.13.2 \
-  --cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=smpi/coll-selector:ompi --cfg=smpi/bcast:binomial_tree "${more[@]}" "$@"
+  --cfg=network/model:CM02 --cfg=network/crosstraffic:0 --cfg=smpi/coll-selector:ompi --cfg=smpi/bcast:binomial_tree \
+  --cfg=smpi/send-is-detached-thresh:0 "${more[@]}" "$@"

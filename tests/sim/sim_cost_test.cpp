@@ -199,6 +199,37 @@ INSTANTIATE_TEST_SUITE_P(Sizes, CostModel, ::testing::ValuesIn(sizes()), [](cons
   return name;
 });
 
+// Above 64 members the cost functions are upper bounds found in time linear in the group's size
+// (algorithms/team.hpp): every component at least what the simulator measures, for every
+// algorithm and setting selection considers, at sizes that fold (non-powers of two) and that do
+// not, with uneven pieces (n = 1100 does not divide by them).
+TEST(CostModelAbove64, CostFunctionsBoundTheSimulatorsCounts) {
+  for (int P : {65, 96, 128}) {
+    ccl::sim::World world(P);
+    const auto g = world.world_groups();
+    int checked = 0;
+    for (const ccl::Algorithm* a : ccl::catalog()) {
+      const ccl::CollKind kind = a->kind;
+      if (kind == ccl::CollKind::index) continue;  // quadratic traffic: slow here, and exact
+      const int root = ccl::is_rooted(kind) ? P / 3 : 0;
+      const ccl::Shape shape = shape_for(kind, P, 1100, root, true);
+      for (const ccl::Params& p : a->candidates(shape)) {
+        if (!ccl::considered(*a, p, shape)) continue;
+        const ccl::Choice choice{a, p};
+        ccl::set_override(kind, choice.str());
+        const ccl::Cost measured = run_and_measure(world, g, kind, 1100, root, true);
+        const ccl::Cost bound = a->cost(shape, p);
+        EXPECT_TRUE(bound.c1 >= measured.c1 && bound.c2 >= measured.c2 && bound.c3 >= measured.c3)
+            << choice.str() << " " << ccl::name(kind) << " P=" << P << "\n  measured "
+            << measured.str() << "\n  bound    " << bound.str();
+        ++checked;
+      }
+      ccl::set_override(kind, "");
+    }
+    EXPECT_GT(checked, 0);
+  }
+}
+
 // Barrier mode adds its trees' start-ups to the critical path and nothing else: ceil(log2 P)
 // for a sync-in before bcast and scatter, or a sync-out after reduce and gather (both trees,
 // a barrier, around shift), whichever algorithm the model picked.

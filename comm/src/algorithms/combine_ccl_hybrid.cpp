@@ -114,13 +114,41 @@ Schedule build(const Shape& s, const Params& params) {
   return b.finish();
 }
 
+// Above kExactUpTo members: every member priced from the latest clock with the largest message
+// of each step (an upper bound, each operation being monotone in every component), in time
+// linear in log p. After j halvings a survivor holds an aligned run of 2^(k−j) pieces, and the
+// run starting at piece 0 is the largest (Pieces gives the first pieces the extra elements).
+Cost level_cost(const Layout& l, int k, std::size_t m) {
+  const Pieces& pc = l.pieces;
+  auto exchange = [](Cost c, std::size_t bytes, std::size_t folded) {
+    if (bytes > 0) c = longest(plus_message(c, bytes), receive(c, plus_message(c, bytes), bytes));
+    c.c3 += u64(folded);
+    return c;
+  };
+  Cost c;
+  if (l.rem > 0) {  // fold: the odd member of a pair receives and folds in the even one's vector
+    c = plus_message(c, m);
+    c.c3 += u64(m);
+  }
+  for (int j = 0; j < k; ++j) {
+    const std::size_t half = pc.span(0, 1 << (k - j - 1));
+    c = exchange(c, half, half);
+  }
+  const std::size_t piece = k == 0 ? m : pc.bytes(0);
+  for (int j = k; j < l.levels; ++j) c = exchange(c, piece, piece);
+  for (int j = k - 1; j >= 0; --j) c = exchange(c, pc.span(0, 1 << (k - j - 1)), 0);
+  if (l.rem > 0) c = plus_message(c, m);  // unfold
+  return c;
+}
+
 Cost cost(const Shape& s, const Params& params) {
   const int k = params.k;
   const Layout l = layout_of(s, k);
   const std::size_t m = s.vector_bytes();
   if (m == 0 || s.size == 1) return {};
+  if (s.size > kExactUpTo) return level_cost(l, k, m);
   const Pieces& pc = l.pieces;
-  Timeline t(static_cast<std::size_t>(s.size));
+  std::vector<Cost> t(static_cast<std::size_t>(s.size));
   auto at = [&](int member) -> Cost& { return t[static_cast<std::size_t>(member)]; };
   for (int i = 0; i + 1 < 2 * l.rem; i += 2) {  // fold
     at(i) = plus_message(at(i), m);

@@ -47,7 +47,7 @@ Cost cost(const Shape& s, const Params&) {
   }
   const bool one = uniform || n > kExactUpTo;
   auto block = [&](int r) { return one ? largest : blocks.bytes(r); };
-  Timeline t(static_cast<std::size_t>(n));
+  std::vector<Cost> t(static_cast<std::size_t>(n));
   for (int r = 0; r < (one ? 1 : n); ++r) {
     Cost sent, port;
     for (int k = 1; k < n; ++k) {

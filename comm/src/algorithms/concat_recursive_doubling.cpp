@@ -35,7 +35,7 @@ Schedule build(const Shape& s, const Params&) {
 
 Cost cost(const Shape& s, const Params&) {
   const BlockLayout blocks(s);
-  Timeline t(static_cast<std::size_t>(s.size)), next(t.size());
+  std::vector<Cost> t(static_cast<std::size_t>(s.size)), next(t.size());
   for (int dist = 1; dist < s.size; dist <<= 1) {
     for (int r = 0; r < s.size; ++r) {
       const int partner = r ^ dist;

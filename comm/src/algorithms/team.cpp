@@ -10,6 +10,65 @@
 
 namespace ccl::algorithms {
 
+Timeline::Timeline(std::size_t members)
+    : dense_(members <= static_cast<std::size_t>(kExactUpTo)),
+      dense_clocks_(dense_ ? members : 0) {}
+
+Cost& Timeline::operator[](std::size_t member) {
+  if (dense_) return dense_clocks_[member];
+  if (2 * (touched_ + 1) > keys_.size()) grow();
+  const std::size_t mask = keys_.size() - 1;
+  for (std::size_t slot = (member * 0x9E3779B97F4A7C15ull >> 20) & mask;;
+       slot = (slot + 1) & mask) {
+    if (keys_[slot] == member + 1) return clocks_[slot];
+    if (keys_[slot] == 0) {
+      keys_[slot] = member + 1;
+      clocks_[slot] = level_;
+      ++touched_;
+      return clocks_[slot];
+    }
+  }
+}
+
+void Timeline::grow() {
+  std::vector<std::size_t> keys(std::max<std::size_t>(64, 2 * keys_.size()), 0);
+  std::vector<Cost> clocks(keys.size());
+  keys.swap(keys_);
+  clocks.swap(clocks_);
+  touched_ = 0;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i] != 0) (*this)[keys[i] - 1] = clocks[i];
+  }
+}
+
+Cost Timeline::worst() const {
+  if (dense_) return algorithms::worst(dense_clocks_);
+  Cost w = level_;
+  for (std::size_t i = 0; i < keys_.size(); ++i) {
+    if (keys_[i] != 0) w = longest(w, clocks_[i]);
+  }
+  return w;
+}
+
+void Timeline::level() {
+  level_ = worst();
+  if (dense_) {
+    for (Cost& c : dense_clocks_) c = level_;
+  }
+  std::fill(keys_.begin(), keys_.end(), 0);
+  touched_ = 0;
+}
+
+void Timeline::set(const Team& t, const Cost& c) {
+  if (!dense_ && t.size == t.n && t.stride == 1) {
+    std::fill(keys_.begin(), keys_.end(), 0);
+    touched_ = 0;
+    level_ = c;
+    return;
+  }
+  for (int i = 0; i < t.size; ++i) (*this)[static_cast<std::size_t>(t.rel(i))] = c;
+}
+
 namespace {
 
 Cost& at(Timeline& tl, const Team& t, int i) {
@@ -252,9 +311,9 @@ namespace {
 
 // The exact ring costs below follow every member through every step: quadratic in the ring's
 // size. A ring whose members start together and move pieces of one size stays in step, and one
-// member's recurrence is then exact; rings of more than kExactUpTo members are priced that way
-// too, from the latest start with the largest piece (an upper bound: each operation is monotone
-// in every component).
+// member's recurrence is then exact; rings of more than kExactUpTo members, and any ring in a
+// group of more (whose costs are upper bounds already), are priced that way too, from the latest
+// start with the largest piece (an upper bound: each operation is monotone in every component).
 
 struct RingBound {
   Cost start;             // the latest start, component by component
@@ -263,6 +322,14 @@ struct RingBound {
 };
 
 RingBound ring_bound(Timeline& tl, const Team& t, const Pieces& p) {
+  if (tl.at_level()) {  // every member starts at the level: only the pieces can differ
+    RingBound r{tl.level_clock(), p.bytes(0), true};
+    for (int i = 1; i < t.size; ++i) {
+      r.uniform = r.uniform && p.bytes(i) == r.piece;
+      r.piece = std::max(r.piece, p.bytes(i));
+    }
+    return r;
+  }
   RingBound r{at(tl, t, 0), p.bytes(0), true};
   for (int i = 1; i < t.size; ++i) {
     const Cost& c = at(tl, t, i);
@@ -286,10 +353,10 @@ void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p) {
   const int d = t.size;
   if (d > 1) {
     const RingBound r = ring_bound(tl, t, p);
-    if (r.uniform || d > kExactUpTo) {
+    if (r.uniform || d > kExactUpTo || !tl.exact()) {
       Cost c = r.start;
       for (int s = 0; s + 1 < d; ++s) c = ring_step(c, r.piece);
-      for (int i = 0; i < d; ++i) at(tl, t, i) = c;
+      tl.set(t, c);
       return;
     }
   }
@@ -335,14 +402,14 @@ void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p) {
   const int d = t.size;
   if (d > 1) {
     const RingBound r = ring_bound(tl, t, p);
-    if (r.uniform || d > kExactUpTo) {
+    if (r.uniform || d > kExactUpTo || !tl.exact()) {
       Cost c = r.start;
       for (int s = 0; s + 1 < d; ++s) {
         if (s > 0) c.c3 += u64(r.piece);
         c = ring_step(c, r.piece);
       }
       c.c3 += u64(r.piece);
-      for (int i = 0; i < d; ++i) at(tl, t, i) = c;
+      tl.set(t, c);
       return;
     }
   }

@@ -95,19 +95,55 @@ MeshPlan parse_mesh_plan(const Shape& s, const Params& p, char split, char rever
 // Settings worth trying: meshes of 2 and 3 dimensions with and without the middle stage.
 std::vector<Params> mesh_plan_candidates(int n, char split, char reverse);
 
-// Every member's clock, indexed by relative rank.
-using Timeline = std::vector<Cost>;
-
-inline Cost worst(const Timeline& t) {
-  Cost w;
-  for (const Cost& c : t) w = longest(w, c);
-  return w;
-}
-
 // Above this many members, costs are upper bounds found in time linear in the group's size (the
 // mesh lines below, rings in team.cpp): selection runs on every member, and a 4,096-member job
 // (a simulated torus runs them all in one process) cannot afford a quadratic price per member.
 constexpr int kExactUpTo = 64;
+
+inline Cost worst(const std::vector<Cost>& clocks) {
+  Cost w;
+  for (const Cost& c : clocks) w = longest(w, c);
+  return w;
+}
+
+// Every member's clock, indexed by relative rank. Above kExactUpTo members only the members a
+// cost has touched since the last level() are held, the others read the level: a stage priced on
+// one line of a large mesh (each_mesh_line) then costs the line's size, not the group's, which
+// on 4,096 simulated members was most of ewald-md's host time before its first step.
+class Timeline {
+ public:
+  explicit Timeline(std::size_t members);
+  Cost& operator[](std::size_t member);
+  // The latest clock, component by component (untouched members are at the level, and the cost
+  // operations only move clocks forward, so touched ones are never below it).
+  Cost worst() const;
+  // Every member to worst(), so that the next stage starts level.
+  void level();
+  // Clocks of a group of at most kExactUpTo members, which costs follow exactly.
+  bool exact() const { return dense_; }
+  // No member has moved since the timeline was made or levelled (large groups only).
+  bool at_level() const { return !dense_ && touched_ == 0; }
+  const Cost& level_clock() const { return level_; }
+  // Every member of team t to clock c; a team of the whole group levels the timeline there.
+  void set(const Team& t, const Cost& c);
+
+ private:
+  void grow();
+
+  bool dense_;
+  Cost level_;
+  std::vector<Cost> dense_clocks_;
+  // Large groups: the touched members' clocks in an open-addressing table (member + 1 as key, 0
+  // free), kept at most half full. Node-based maps spent most of a 4,096-member selection in
+  // malloc, on a heap that thousands of simulated ranks share.
+  std::vector<std::size_t> keys_;
+  std::vector<Cost> clocks_;
+  std::size_t touched_ = 0;
+};
+
+inline Cost worst(const Timeline& t) {
+  return t.worst();
+}
 
 // Applies apply(line, layouts, v) to the lines along dimension i of a mesh plan, v each line's
 // member with coordinate 0 there; with holders_only, only the lines of members whose coordinates
@@ -120,8 +156,7 @@ void each_mesh_line(Timeline& tl, const MeshPlan& pl, const Team& whole, std::si
                     std::size_t elem, int i, bool holders_only, Apply apply) {
   if (pl.mesh.size() > kExactUpTo) {
     apply(pl.mesh.line(whole, 0, i), pl.layouts(bytes, elem, 0), 0);
-    const Cost latest = worst(tl);
-    for (Cost& c : tl) c = latest;
+    tl.level();
     return;
   }
   for (int v = 0; v < pl.mesh.size(); ++v) {

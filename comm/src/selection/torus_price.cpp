@@ -13,27 +13,21 @@ struct Route {
 };
 
 // The longest route and the busiest dimension of offset `o` from any member (see the header).
+// Each dimension but the last may or may not take a carry from the ones after it, independently
+// of the others (which members carry differs by dimension), so the worst route takes the longer
+// way of each dimension: O(k), not a walk over the 2^(k-1) carry patterns, which on a 6D torus of
+// 4,096 members cost every member seconds of host time under SMPI per selection.
 Route route_of_offset(const std::vector<int>& dims, int o) {
   const std::size_t k = dims.size();
-  std::vector<int> digit(k);
+  Route worst{0, 1};
   for (std::size_t d = k; d-- > 0;) {
-    digit[d] = o % dims[d];
+    const int digit = o % dims[d];
     o /= dims[d];
-  }
-  Route worst;
-  // Carry into dimension d (d < k − 1) from the ones after it: either, by the member.
-  const unsigned patterns = k > 1 ? 1u << (k - 1) : 1u;
-  for (unsigned c = 0; c < patterns; ++c) {
-    Route r{0, 1};
-    for (std::size_t d = 0; d < k; ++d) {
-      const int carry = d + 1 < k && (c >> d & 1u) ? 1 : 0;
-      const int shift = (digit[d] + carry) % dims[d];
-      const int along = std::min(shift, dims[d] - shift);
-      r.hops += along;
-      r.sharing = std::max(r.sharing, along);
-    }
-    worst.hops = std::max(worst.hops, r.hops);
-    worst.sharing = std::max(worst.sharing, r.sharing);
+    const auto along = [&](int shift) { return std::min(shift, dims[d] - shift); };
+    int longest = along(digit);
+    if (d + 1 < k) longest = std::max(longest, along((digit + 1) % dims[d]));
+    worst.hops += longest;
+    worst.sharing = std::max(worst.sharing, longest);
   }
   return worst;
 }
