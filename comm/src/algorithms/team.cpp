@@ -14,9 +14,13 @@ Timeline::Timeline(std::size_t members)
     : dense_(members <= static_cast<std::size_t>(kExactUpTo)),
       dense_clocks_(dense_ ? members : 0) {}
 
+void Timeline::make_room(const Team& t) {
+  while (!dense_ && 2 * (touched_ + static_cast<std::size_t>(t.size)) > keys_.size()) grow();
+}
+
 Cost& Timeline::operator[](std::size_t member) {
   if (dense_) return dense_clocks_[member];
-  if (2 * (touched_ + 1) > keys_.size()) grow();
+  if (2 * (touched_ + 1) > keys_.size()) grow();  // (not within a primitive: make_room)
   const std::size_t mask = keys_.size() - 1;
   for (std::size_t slot = (member * 0x9E3779B97F4A7C15ull >> 20) & mask;;
        slot = (slot + 1) & mask) {
@@ -220,6 +224,7 @@ void emit_tree_bcast(ScheduleBuilder& b, const Team& t, Slice data) {
 }
 
 void cost_tree_bcast(Timeline& tl, const Team& t, std::size_t bytes) {
+  tl.make_room(t);
   if (bytes == 0) return;
   std::vector<Cost> arrival(static_cast<std::size_t>(t.size));
   for (int v = 0; v < t.size; ++v) {
@@ -249,6 +254,7 @@ void emit_tree_scatter(ScheduleBuilder& b, const Team& t, Slice data, const Piec
 }
 
 void cost_tree_scatter(Timeline& tl, const Team& t, const Pieces& p) {
+  tl.make_room(t);
   std::vector<Cost> arrival(static_cast<std::size_t>(t.size));
   for (int v = 0; v < t.size; ++v) {
     Cost c = at(tl, t, v);
@@ -275,6 +281,7 @@ void emit_tree_gather(ScheduleBuilder& b, const Team& t, Slice data, const Piece
 }
 
 void cost_tree_gather(Timeline& tl, const Team& t, const Pieces& p) {
+  tl.make_room(t);
   std::vector<Cost> sent(static_cast<std::size_t>(t.size));
   for (int v = t.size - 1; v >= 0; --v) {
     const int sub = subtree_of(v, t.size);
@@ -350,6 +357,7 @@ Cost ring_step(const Cost& c, std::size_t piece) {
 }  // namespace
 
 void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p) {
+  tl.make_room(t);
   const int d = t.size;
   if (d > 1) {
     const RingBound r = ring_bound(tl, t, p);
@@ -399,6 +407,7 @@ void emit_ring_reduce_scatter(ScheduleBuilder& b, const Team& t, Slice data, con
 }
 
 void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p) {
+  tl.make_room(t);
   const int d = t.size;
   if (d > 1) {
     const RingBound r = ring_bound(tl, t, p);
@@ -517,6 +526,7 @@ void emit_rd_allreduce(ScheduleBuilder& b, const Team& t, Slice data, Slice inco
 }
 
 void cost_rd_allreduce(Timeline& tl, const Team& t, std::size_t bytes) {
+  tl.make_room(t);
   if (bytes == 0 || t.size == 1) return;
   const int n = t.size;
   const std::uint64_t m = u64(bytes);
@@ -570,6 +580,7 @@ void emit_tree_reduce(ScheduleBuilder& b, const Team& t, Slice data, Slice incom
 }
 
 void cost_tree_reduce(Timeline& tl, const Team& t, std::size_t bytes) {
+  tl.make_room(t);
   if (bytes == 0) return;
   std::vector<Cost> sent(static_cast<std::size_t>(t.size));
   for (int v = t.size - 1; v >= 0; --v) {

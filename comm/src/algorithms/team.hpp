@@ -113,7 +113,10 @@ inline Cost worst(const std::vector<Cost>& clocks) {
 class Timeline {
  public:
   explicit Timeline(std::size_t members);
+  // A reference stays valid until the table next grows: every primitive below first makes
+  // room for its team (make_room), so the references it takes while it runs all stay valid.
   Cost& operator[](std::size_t member);
+  void make_room(const Team& t);
   // The latest clock, component by component (untouched members are at the level, and the cost
   // operations only move clocks forward, so touched ones are never below it).
   Cost worst() const;
