@@ -120,8 +120,9 @@ Schedule build(const Shape& s, const Params& params) {
 // run starting at piece 0 is the largest (Pieces gives the first pieces the extra elements).
 Cost level_cost(const Layout& l, int k, std::size_t m) {
   const Pieces& pc = l.pieces;
+  // Partners level: the partner's message arrives with the own one's departure.
   auto exchange = [](Cost c, std::size_t bytes, std::size_t folded) {
-    if (bytes > 0) c = longest(plus_message(c, bytes), receive(c, plus_message(c, bytes), bytes));
+    c = maybe_message(c, bytes);
     c.c3 += u64(folded);
     return c;
   };

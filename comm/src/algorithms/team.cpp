@@ -361,7 +361,7 @@ void cost_ring_collect(Timeline& tl, const Team& t, const Pieces& p) {
   const int d = t.size;
   if (d > 1) {
     const RingBound r = ring_bound(tl, t, p);
-    if (r.uniform || d > kExactUpTo || !tl.exact()) {
+    if (r.uniform || !tl.exact()) {  // !exact(): a group of more than kExactUpTo
       Cost c = r.start;
       for (int s = 0; s + 1 < d; ++s) c = ring_step(c, r.piece);
       tl.set(t, c);
@@ -411,7 +411,7 @@ void cost_ring_reduce_scatter(Timeline& tl, const Team& t, const Pieces& p) {
   const int d = t.size;
   if (d > 1) {
     const RingBound r = ring_bound(tl, t, p);
-    if (r.uniform || d > kExactUpTo || !tl.exact()) {
+    if (r.uniform || !tl.exact()) {  // !exact(): a group of more than kExactUpTo
       Cost c = r.start;
       for (int s = 0; s + 1 < d; ++s) {
         if (s > 0) c.c3 += u64(r.piece);
